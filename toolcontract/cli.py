@@ -1,0 +1,213 @@
+"""The command line: argv, files, console and exit codes — nothing else.
+
+Exit codes: 0 clean; 1 findings at or above --fail-on; 2 the job could not be
+done as asked (bad usage, a missing path), always one line on stderr.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Iterator, List, Optional
+
+import typer
+
+try:  # typer >= 0.20 vendors click as typer._click; older releases use click itself
+    from typer._click import exceptions as click_errors
+    from typer._click import echo
+except ImportError:  # pragma: no cover - depends on the installed typer
+    from click import echo
+    from click import exceptions as click_errors
+from typer.core import TyperGroup
+
+from toolcontract import __version__
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+DESCRIPTOR_SUFFIXES = (".yaml", ".yml", ".json")
+SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages"})
+
+
+class UsageFailure(Exception):
+    """The job cannot be done as asked; the message is one line, `path:line:col: ...` when about a file."""
+
+
+class OneLineErrors(TyperGroup):
+    """Click prints usage blocks for bad flags; we print one line and exit 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            code = code if isinstance(code, int) else EXIT_OK
+        except typer.Exit as exc:
+            code = exc.exit_code
+        except click_errors.UsageError as exc:
+            echo(f"toolcontract: {_one_line(exc.format_message())}", err=True)
+            code = EXIT_USAGE
+        except click_errors.ClickException as exc:
+            echo(f"toolcontract: {_one_line(exc.format_message())}", err=True)
+            code = exc.exit_code
+        except UsageFailure as exc:
+            echo(_one_line(str(exc)), err=True)
+            code = EXIT_USAGE
+        except (typer.Abort, KeyboardInterrupt):
+            echo("toolcontract: aborted", err=True)
+            code = 130
+        except BrokenPipeError:
+            code = EXIT_OK  # e.g. `toolcontract lint . | head`
+            sys.stdout = None  # type: ignore[assignment]  # silence the flush at exit
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+app = typer.Typer(
+    cls=OneLineErrors,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    no_args_is_help=True,
+    help="Lint LLM tool-calling contracts and assess recorded tool calls. Offline and deterministic.",
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"toolcontract {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    """Lint LLM tool-calling contracts and assess recorded tool calls."""
+
+
+class Format(str, Enum):
+    rich = "rich"
+    text = "text"
+    json = "json"
+
+
+class FailOn(str, Enum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
+def _split_codes(values: Optional[List[str]]) -> tuple[str, ...]:
+    codes: list[str] = []
+    for value in values or ():
+        codes.extend(part.strip().upper() for part in value.split(",") if part.strip())
+    return tuple(codes)
+
+
+def discover(paths: list[str]) -> Iterator[str]:
+    """Files to lint: named files as given, folders walked for .yaml/.yml/.json (hidden ones skipped)."""
+    for raw in paths:
+        if raw == "-":
+            yield raw
+            continue
+        path = Path(raw)
+        if not path.exists():
+            raise UsageFailure(f"{raw}:1:1: no such file or directory")
+        if path.is_dir():
+            found = []
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
+                found.extend(
+                    os.path.join(root, name) for name in files
+                    if name.lower().endswith(DESCRIPTOR_SUFFIXES) and not name.startswith(".")
+                )
+            yield from sorted(found)
+        else:
+            yield raw
+
+
+def read_inputs(paths: list[str], max_bytes: int):
+    """(path, bytes or LoadError) per file; a file over the size limit is not read at all."""
+    from toolcontract.sources.document import LoadError
+
+    seen: set[str] = set()
+    for name in discover(paths):
+        if name in seen:
+            continue
+        seen.add(name)
+        if name == "-":
+            data = sys.stdin.buffer.read(max_bytes + 1)
+            yield "<stdin>", data if len(data) <= max_bytes else LoadError(f"input is over the {max_bytes:,}-byte limit")
+            continue
+        try:
+            info = os.stat(name)
+            if not stat.S_ISREG(info.st_mode):
+                raise UsageFailure(f"{name}:1:1: not a regular file")
+            if info.st_size > max_bytes:
+                yield name, LoadError(f"file is {info.st_size:,} bytes, over the {max_bytes:,}-byte limit")
+                continue
+            with open(name, "rb") as handle:
+                yield name, handle.read(max_bytes + 1)
+        except OSError as exc:
+            raise UsageFailure(f"{name}:1:1: cannot read: {exc.strerror or exc}") from None
+
+
+def _default_format() -> Format:
+    return Format.rich if sys.stdout.isatty() else Format.text
+
+
+@app.command()
+def lint(
+    paths: List[str] = typer.Argument(..., help="Descriptor files or folders (folders: *.yaml, *.yml, *.json). '-' reads stdin."),
+    select: Optional[List[str]] = typer.Option(None, "--select", help="Rule ids or prefixes to run (e.g. TC4,TC101). Default: all."),
+    ignore: Optional[List[str]] = typer.Option(None, "--ignore", help="Rule ids or prefixes to skip."),
+    fail_on: FailOn = typer.Option(FailOn.error, "--fail-on", help="Exit 1 when a finding has at least this severity."),
+    output_format: Optional[Format] = typer.Option(None, "--format", help="rich (default on a terminal), text, json."),
+    exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings reach --fail-on."),
+) -> None:
+    """Lint tool descriptors: report what makes a contract unclear, unportable or unsafe."""
+    from toolcontract.lint.engine import Selection, SelectionError, all_rules, lint_files
+    from toolcontract.model import Severity
+    from toolcontract.report import lint_reporter
+    from toolcontract.sources.document import DEFAULT_LIMITS
+
+    selection = Selection(select=_split_codes(select) or ("TC",), ignore=_split_codes(ignore))
+    try:
+        selection.validate(all_rules())
+    except SelectionError as exc:
+        raise click_errors.UsageError(str(exc)) from None
+    files = list(read_inputs(paths, DEFAULT_LIMITS.max_bytes))
+    result = lint_files(files, selection, DEFAULT_LIMITS)
+    lint_reporter((output_format or _default_format()).value)(result, sys.stdout)
+    sys.stdout.flush()
+    threshold = Severity.parse(fail_on.value)
+    failed = any(f.severity >= threshold for f in result.findings)
+    raise typer.Exit(EXIT_FINDINGS if failed and not exit_zero else EXIT_OK)
+
+
+@app.command()
+def rules(
+    rule_id: Optional[str] = typer.Argument(None, metavar="[RULE]", help="A rule id (TC403) or name (additional-properties-open)."),
+    output_format: Optional[Format] = typer.Option(None, "--format", help="rich (default on a terminal), text, json."),
+) -> None:
+    """List every rule, or show one rule's summary, rationale and examples."""
+    from toolcontract.lint.engine import all_rules
+    from toolcontract.report.rules import render_rule, render_rules
+
+    catalog = all_rules()
+    fmt = (output_format or _default_format()).value
+    if rule_id is None:
+        render_rules(list(catalog.values()), sys.stdout, fmt)
+        return
+    chosen = catalog.get(rule_id.upper()) or next((r for r in catalog.values() if r.name == rule_id.lower()), None)
+    if chosen is None:
+        raise click_errors.UsageError(f"no rule {rule_id!r}: `toolcontract rules` lists them")
+    render_rule(chosen, sys.stdout, fmt)
+
+
+def main() -> None:
+    app()

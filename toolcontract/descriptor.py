@@ -1,0 +1,112 @@
+"""A tool's contract as lint rules see it, wherever its fields came from.
+
+Rules read fields by our native names (`name`, `effect`, `input_schema`, ...).
+`ToolView.locate` maps a path in those names back to the file and JSON pointer
+where the field was written, so a provider list or an overlay (which keep fields
+under other names, or in another file) reports positions in its own terms.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from toolcontract.model import Effect
+from toolcontract.sources.document import Document, join_pointer
+
+CONTRACT_FIELDS = (
+    "name", "title", "version", "description", "purpose", "when_to_use", "non_goals", "effect",
+    "limitations", "input_schema", "output_schema", "target", "semantic_rules", "approval",
+    "observation", "annotations", "examples",
+)
+
+
+@dataclass(eq=False)
+class ToolView:
+    """One descriptor: native-named data plus where each field lives."""
+
+    data: dict[str, Any]
+    document: Document
+    pointer: str  # the descriptor object's own pointer in `document`
+    # native field -> (document, pointer) for fields written elsewhere or under another name
+    sources: dict[str, tuple[Document, str]] = field(default_factory=dict)
+    format: str = "native"  # or the provider format the tool was read from
+
+    @property
+    def name(self) -> str | None:
+        name = self.data.get("name")
+        return name if isinstance(name, str) else None
+
+    @property
+    def effect(self) -> Effect | None:
+        return Effect.of(self.data.get("effect"))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+    def text(self, key: str) -> str | None:
+        """A field that should be a non-blank string, or None."""
+        value = self.data.get(key)
+        return value if isinstance(value, str) and value.strip() else None
+
+    def locate(self, path: tuple[str | int, ...]) -> tuple[Document, str]:
+        """Document and JSON pointer for a path of native field names."""
+        if not path:
+            return self.document, self.pointer
+        head, rest = str(path[0]), path[1:]
+        if head in self.sources:
+            document, base = self.sources[head]
+        else:
+            if head not in self.data:  # a missing member: at the object that lacks it
+                return self.document, self.pointer
+            document, base = self.document, join_pointer(self.pointer, head)
+        return document, join_pointer(base, *rest)
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？](?:[\"')\]]*)(?=\s|$)")
+
+
+def model_description(tool: ToolView) -> str:
+    """The text a model reads: `description`, or one built from purpose, when_to_use and non_goals."""
+    given = tool.text("description")
+    if given:
+        return given.strip()
+    parts: list[str] = []
+    purpose = tool.text("purpose")
+    if purpose:
+        parts.append(_sentence(purpose))
+    when = tool.text("when_to_use")
+    if when:
+        parts.append(_sentence(f"Use it when: {when.strip()}"))
+    non_goals = [g for g in tool.get("non_goals") or () if isinstance(g, str) and g.strip()]
+    if non_goals:
+        parts.append("Do not use it for the following. " + " ".join(_sentence(g) for g in non_goals))
+    return " ".join(parts)
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(text.split())
+    return text if text[-1:] in ".!?。！？" else text + "."
+
+
+def count_sentences(text: str) -> int:
+    """Sentences in a text: terminators followed by space or the end, plus an unterminated tail."""
+    text = text.strip()
+    if not text:
+        return 0
+    ends = list(_SENTENCE_END.finditer(text))
+    tail = text[ends[-1].end():].strip() if ends else text
+    return len(ends) + (1 if tail else 0)
+
+
+def iter_strings(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
+    """Every string inside a value, with its path."""
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from iter_strings(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from iter_strings(item, (*path, index))

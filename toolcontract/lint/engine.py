@@ -1,0 +1,232 @@
+"""The lint engine: rules as data plus one function, selection, and locating hits.
+
+A rule yields `Hit`s that say *what* is wrong and *where* in native field names;
+the engine adds rule id, severity, file, line and column. Rules never see files
+or the terminal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator
+
+from toolcontract.descriptor import ToolView
+from toolcontract.model import Finding, Severity
+from toolcontract.sources.document import DEFAULT_LIMITS, Document, Limits, LoadError, load_bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """What a rule found. `path` is in native field names (tool rules) or from the
+    file's root (document rules); `anchor` picks the key or the value (see Document.locate)."""
+
+    path: tuple[str | int, ...] = ()
+    message: str = ""
+    anchor: str = "auto"
+    severity: Severity | None = None  # a rule may raise or lower its own default
+
+
+@dataclass(frozen=True, slots=True)
+class Bad:
+    """An example that must produce a hit of its rule at `line`."""
+
+    text: str
+    line: int
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Good:
+    """An example that must produce no hit of its rule."""
+
+    text: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    name: str
+    summary: str
+    rationale: str
+    severity: Severity
+    examples: tuple[Bad | Good, ...]
+    # "load": raised by the engine while reading; "document": check(Document);
+    # "tool": check(ToolView); "set": check(list[ToolView]) -> (ToolView, Hit)
+    scope: str = "tool"
+    check: Callable | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def bad_examples(self) -> tuple[Bad, ...]:
+        return tuple(e for e in self.examples if isinstance(e, Bad))
+
+    @property
+    def good_examples(self) -> tuple[Good, ...]:
+        return tuple(e for e in self.examples if isinstance(e, Good))
+
+
+REGISTRY: dict[str, Rule] = {}
+
+
+def rule(
+    *,
+    id: str,
+    name: str,
+    summary: str,
+    rationale: str,
+    severity: Severity,
+    examples: tuple[Bad | Good, ...],
+    scope: str = "tool",
+) -> Callable:
+    """Register the decorated function as the check of a new rule."""
+
+    def register(check: Callable | None) -> Callable | None:
+        if id in REGISTRY:
+            raise ValueError(f"rule {id} registered twice")
+        REGISTRY[id] = Rule(id, name, summary, rationale, severity, examples, scope, check)
+        return check
+
+    return register
+
+
+def all_rules() -> dict[str, Rule]:
+    """Every rule, by id, in id order (importing the rule families registers them)."""
+    from toolcontract.lint import rules  # noqa: F401  (registration side effect)
+
+    return dict(sorted(REGISTRY.items()))
+
+
+# ------------------------------------------------------------------ selection
+
+
+class SelectionError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which rules run: the longest matching prefix among select and ignore decides (as flake8)."""
+
+    select: tuple[str, ...] = ("TC",)
+    ignore: tuple[str, ...] = ()
+    severity: dict[str, Severity] = field(default_factory=dict)
+
+    def validate(self, rules: dict[str, Rule]) -> None:
+        for prefix in (*self.select, *self.ignore, *self.severity):
+            if prefix.upper() in ("ALL",):
+                continue
+            if not any(rule_id.startswith(prefix.upper()) for rule_id in rules):
+                raise SelectionError(f"{prefix!r} matches no rule (rule ids look like TC403, prefixes like TC4)")
+
+    def enabled(self, rule_id: str) -> bool:
+        best_len, chosen = -1, False
+        for prefix in self.select:
+            p = "" if prefix.upper() == "ALL" else prefix.upper()
+            if rule_id.startswith(p) and len(p) > best_len:
+                best_len, chosen = len(p), True
+        for prefix in self.ignore:
+            p = "" if prefix.upper() == "ALL" else prefix.upper()
+            if rule_id.startswith(p) and len(p) >= best_len:
+                best_len, chosen = len(p), False
+        return chosen
+
+    def severity_of(self, rule: Rule, hit: Hit) -> Severity:
+        best = None
+        for prefix, severity in self.severity.items():
+            if rule.id.startswith(prefix.upper()) and (best is None or len(prefix) > len(best[0])):
+                best = (prefix, severity)
+        if best is not None:
+            return best[1]
+        return hit.severity or rule.severity
+
+
+# -------------------------------------------------------------------- running
+
+
+@dataclass
+class LintResult:
+    findings: list[Finding]
+    files: int
+    tools: int
+    documents: dict[str, Document]
+    tool_views: list[ToolView] = field(default_factory=list)
+
+
+def _finding(rule: Rule, hit: Hit, document: Document, pointer: str, tool: str | None, severity: Severity) -> Finding:
+    line, column = document.locate(pointer, hit.anchor)
+    return Finding(document.path, line, column, rule.id, rule.name, severity, hit.message, pointer, tool)
+
+
+def lint_files(
+    files: Iterable[tuple[str, bytes | LoadError]],
+    selection: Selection = Selection(),
+    limits: Limits = DEFAULT_LIMITS,
+) -> LintResult:
+    """Lint files given as (path, content). Content is bytes, or the LoadError met reading it."""
+    from toolcontract.sources.reader import read_tools
+
+    rules = all_rules()
+    active = [r for r in rules.values() if selection.enabled(r.id)]
+    doc_rules = [r for r in active if r.scope == "document"]
+    tool_rules = [r for r in active if r.scope == "tool"]
+    set_rules = [r for r in active if r.scope == "set"]
+    parse_rule, duplicate_rule = rules["TC000"], rules["TC001"]
+
+    findings: list[Finding] = []
+    documents: dict[str, Document] = {}
+    views: list[ToolView] = []
+    count = 0
+    for path, content in files:
+        count += 1
+        try:
+            if isinstance(content, LoadError):
+                raise content
+            document = load_bytes(content, path, limits)
+        except LoadError as error:
+            if selection.enabled(parse_rule.id):
+                hit = Hit(message=error.message)
+                findings.append(
+                    Finding(path, error.line, error.column, parse_rule.id, parse_rule.name,
+                            selection.severity_of(parse_rule, hit), error.message)
+                )
+            continue
+        documents[path] = document
+        if selection.enabled(duplicate_rule.id):
+            for dup in document.duplicates:
+                hit = Hit(message=f"key {dup.key!r} repeats the one at line {dup.first_line}, column "
+                          f"{dup.first_column}; only the last value is used")
+                findings.append(
+                    Finding(path, dup.line, dup.column, duplicate_rule.id, duplicate_rule.name,
+                            selection.severity_of(duplicate_rule, hit), hit.message, dup.pointer)
+                )
+        for r in doc_rules:
+            for hit in r.check(document):
+                pointer = _pointer(hit.path)
+                findings.append(_finding(r, hit, document, pointer, None, selection.severity_of(r, hit)))
+        tools = read_tools(document)
+        views.extend(tools)
+        for tool in tools:
+            for r in tool_rules:
+                for hit in r.check(tool):
+                    doc, pointer = tool.locate(hit.path)
+                    findings.append(_finding(r, hit, doc, pointer, tool.name, selection.severity_of(r, hit)))
+    for r in set_rules:
+        for tool, hit in r.check(views):
+            doc, pointer = tool.locate(hit.path)
+            findings.append(_finding(r, hit, doc, pointer, tool.name, selection.severity_of(r, hit)))
+    findings.sort()
+    return LintResult(findings, count, len(views), documents, views)
+
+
+def _pointer(path: tuple) -> str:
+    from toolcontract.sources.document import join_pointer
+
+    return join_pointer("", *path)
+
+
+def lint_text(text: str, path: str = "<text>.yaml", selection: Selection = Selection(), limits: Limits = DEFAULT_LIMITS) -> LintResult:
+    return lint_files([(path, text.encode("utf-8"))], selection, limits)
+
+
+def iter_rule_hits(result: LintResult, rule_id: str) -> Iterator[Finding]:
+    return (f for f in result.findings if f.rule == rule_id)

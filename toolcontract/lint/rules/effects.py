@@ -1,0 +1,254 @@
+"""TC3xx: effect class — what a call can do to the world, and the guards that go with it."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from toolcontract.descriptor import ToolView
+from toolcontract.lint.engine import Bad, Good, Hit, rule
+from toolcontract.model import Effect, Severity
+from toolcontract.sources.document import split_pointer
+
+EFFECTS = ", ".join(e.value for e in Effect)
+
+WRITE_VERBS = frozenset(
+    """
+    delete remove destroy drop purge erase wipe truncate clear reset revoke cancel terminate kill
+    update set put patch edit modify change rename move replace overwrite upsert merge
+    create add insert post write save store upload append register assign grant enable disable
+    send email notify publish post deploy release push commit merge approve reject close open
+    pay charge refund transfer withdraw deposit buy purchase order book reserve subscribe
+    mark archive restore lock unlock mute ban block
+    """.split()
+)
+READ_VERBS = frozenset(
+    """
+    get list read search find fetch query lookup look check describe show view count inspect
+    preview estimate compute calculate validate verify explain summarize compare diff export
+    download retrieve resolve browse scan analyze parse render format convert translate
+    """.split()
+)
+
+
+def _words(name: str) -> list[str]:
+    return [w.lower() for w in re.split(r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])", name) if w]
+
+
+_GOOD_WRITE = """\
+toolcontract: 1
+name: document_update_metadata
+effect: reversible_write
+approval: required
+observation: Read back the field and the document version.
+input_schema:
+  type: object
+  properties:
+    document_id: {type: string, description: Document identifier.}
+    expected_version: {type: string, description: Version observed before the change.}
+  required: [document_id, expected_version]
+  additionalProperties: false
+target: {id: /document_id, version: /expected_version}
+"""
+
+
+@rule(
+    id="TC301",
+    name="effect-missing",
+    severity=Severity.ERROR,
+    summary=f"No `effect`, or not one of the five classes ({EFFECTS}).",
+    rationale=(
+        "The effect class decides everything downstream: whether a call needs approval, whether a "
+        "timeout may be retried, whether a success must be read back. A tool without one can only be "
+        "treated as the worst case, and usually is treated as the best."
+    ),
+    examples=(
+        Bad("toolcontract: 1\nname: weather_current\n", line=1),
+        Bad("toolcontract: 1\nname: weather_current\neffect: write\n", line=3),
+        Good("toolcontract: 1\nname: weather_current\neffect: read\n"),
+    ),
+)
+def effect_missing(tool: ToolView) -> Iterator[Hit]:
+    if "effect" not in tool.data:
+        yield Hit((), f"no `effect`: classify the tool as one of {EFFECTS}", anchor="value")
+        return
+    value = tool.get("effect")
+    if isinstance(value, str) and Effect.of(value) is None:
+        yield Hit(("effect",), f"effect {value!r} is not one of {EFFECTS}")
+
+
+@rule(
+    id="TC302",
+    name="annotation-contradiction",
+    severity=Severity.ERROR,
+    summary="An MCP annotation written in the file contradicts the effect class.",
+    rationale=(
+        "MCP clients decide what to confirm with the user from annotations (readOnlyHint, destructiveHint, "
+        "openWorldHint). An annotation that says read-only on a tool that writes makes the client skip the "
+        "confirmation the effect class asks for. Only annotations written in the file are checked; absent "
+        "ones are not contradictions (see the MCP portability rules for their defaults)."
+    ),
+    examples=(
+        Bad(_GOOD_WRITE + "annotations:\n  readOnlyHint: true\n", line=16),
+        Bad("toolcontract: 1\nname: weather_current\neffect: read\nannotations: {readOnlyHint: false}\n", line=4),
+        Good(_GOOD_WRITE + "annotations: {readOnlyHint: false, destructiveHint: false}\n"),
+    ),
+)
+def annotation_contradiction(tool: ToolView) -> Iterator[Hit]:
+    effect, notes = tool.effect, tool.get("annotations")
+    if effect is None or not isinstance(notes, dict):
+        return
+    checks = (
+        ("readOnlyHint", True, effect.consequential, f"readOnlyHint: true, but the effect {effect.value} changes the world"),
+        ("readOnlyHint", False, not effect.consequential, f"readOnlyHint: false, but the effect is {effect.value}"),
+        ("destructiveHint", False, effect is Effect.IRREVERSIBLE_WRITE, "destructiveHint: false, but the effect is irreversible_write"),
+        ("openWorldHint", False, effect is Effect.OPEN_WORLD, "openWorldHint: false, but the effect is open_world"),
+    )
+    for key, value, applies, message in checks:
+        if applies and notes.get(key) is value:
+            yield Hit(("annotations", key), message)
+
+
+@rule(
+    id="TC303",
+    name="name-effect-mismatch",
+    severity=Severity.WARNING,
+    summary="The name's verb implies a write, but the effect is pure or read.",
+    rationale=(
+        "A name like `user_delete` or `send_invoice` tells the model, the reviewer and every log that the "
+        "tool changes something. If the effect class says pure or read, one of them is wrong, and the "
+        "wrong one decides whether a call is approved. A name that starts with a read verb "
+        "(`get_update_status`) is not flagged."
+    ),
+    examples=(
+        Bad("toolcontract: 1\nname: user_delete\neffect: read\n", line=3),
+        Good("toolcontract: 1\nname: user_delete\neffect: irreversible_write\n"),
+        Good("toolcontract: 1\nname: get_update_status\neffect: read\n"),
+    ),
+)
+def name_effect_mismatch(tool: ToolView) -> Iterator[Hit]:
+    effect, name = tool.effect, tool.name
+    if effect is None or effect.consequential or not name:
+        return
+    words = _words(name)
+    if not words or words[0] in READ_VERBS:
+        return
+    verbs = [w for w in words if w in WRITE_VERBS]
+    if verbs:
+        yield Hit(("effect",), f"name {name!r} says {verbs[0]!r}, but the effect is {effect.value}")
+
+
+@rule(
+    id="TC304",
+    name="observation-missing",
+    severity=Severity.WARNING,
+    summary="A consequential tool has no `observation` (how its effect is read back).",
+    rationale=(
+        "A write tool's return value is the tool's own claim. Only an independent read-back shows the "
+        "effect happened, on the right target; without one, a success stays `needs_evidence` and a timeout "
+        "stays `effect_unknown`. Say how the effect is observed."
+    ),
+    examples=(
+        Bad("toolcontract: 1\nname: invoice_mark_paid\neffect: irreversible_write\n", line=1),
+        Good("toolcontract: 1\nname: invoice_mark_paid\neffect: irreversible_write\n"
+             "observation: Read the invoice back and check its status is paid.\n"),
+    ),
+)
+def observation_missing(tool: ToolView) -> Iterator[Hit]:
+    effect = tool.effect
+    if effect is not None and effect.consequential and not tool.text("observation"):
+        where = ("observation",) if "observation" in tool.data else ()
+        yield Hit(where, f"the effect is {effect.value} but there is no `observation`: say how the effect is read back",
+                  anchor="value")
+
+
+@rule(
+    id="TC305",
+    name="target-version-missing",
+    severity=Severity.WARNING,
+    summary="A write tool has no `target.version` (no optimistic-concurrency guard).",
+    rationale=(
+        "A write based on a stale read overwrites someone else's change. Passing the version observed "
+        "before the write (and refusing on mismatch) is the guard; `target.version` names the argument "
+        "that carries it, so the target gate can compare it with the observed target."
+    ),
+    examples=(
+        Bad("toolcontract: 1\nname: document_update_metadata\neffect: reversible_write\n"
+            "target: {id: /document_id}\n", line=4),
+        Good(_GOOD_WRITE),
+    ),
+)
+def target_version_missing(tool: ToolView) -> Iterator[Hit]:
+    if tool.effect not in (Effect.REVERSIBLE_WRITE, Effect.IRREVERSIBLE_WRITE):
+        return
+    target = tool.get("target")
+    if isinstance(target, dict) and isinstance(target.get("version"), str):
+        return
+    where = ("target",) if isinstance(target, dict) else ()
+    yield Hit(where, f"a {tool.effect.value} tool without `target.version`: name the argument that carries the "
+              "version observed before the write", anchor="key" if where else "value")
+
+
+@rule(
+    id="TC306",
+    name="approval-waived",
+    severity=Severity.ERROR,
+    summary="`approval: not_required` on an irreversible_write or open_world tool.",
+    rationale=(
+        "An irreversible write cannot be undone and an open-world action (sending mail, paying, posting) "
+        "cannot be recalled. Those are exactly the calls a human approval is for; waiving it in the "
+        "contract removes the last gate."
+    ),
+    examples=(
+        Bad("toolcontract: 1\nname: invoice_pay\neffect: irreversible_write\napproval: not_required\n", line=4),
+        Good("toolcontract: 1\nname: invoice_pay\neffect: irreversible_write\napproval: required\n"),
+        Good("toolcontract: 1\nname: draft_save\neffect: reversible_write\napproval: not_required\n"),
+    ),
+)
+def approval_waived(tool: ToolView) -> Iterator[Hit]:
+    if tool.effect in (Effect.IRREVERSIBLE_WRITE, Effect.OPEN_WORLD) and tool.get("approval") == "not_required":
+        yield Hit(("approval",), f"approval is waived on a {tool.effect.value} tool")
+
+
+def pointer_in_schema(schema: object, pointer: str) -> bool:
+    """Whether a JSON pointer into the arguments names a property the schema defines."""
+    node = schema
+    tokens = split_pointer(pointer)
+    if not tokens:
+        return False
+    for token in tokens:
+        if not isinstance(node, dict):
+            return False
+        properties = node.get("properties")
+        if isinstance(properties, dict) and token in properties:
+            node = properties[token]
+        elif token.isdigit() and isinstance(node.get("items"), dict):
+            node = node["items"]
+        else:
+            return False
+    return True
+
+
+@rule(
+    id="TC307",
+    name="target-pointer-dangling",
+    severity=Severity.ERROR,
+    summary="A `target` pointer does not name a property of `input_schema`.",
+    rationale=(
+        "The target gate reads the call's target id and version through these pointers. A pointer to a "
+        "property the schema does not define never finds anything, so every call looks like it has no "
+        "target and the concurrency guard silently does nothing."
+    ),
+    examples=(
+        Bad(_GOOD_WRITE.replace("version: /expected_version", "version: /expected_revision"), line=13),
+        Good(_GOOD_WRITE),
+    ),
+)
+def target_pointer_dangling(tool: ToolView) -> Iterator[Hit]:
+    target, schema = tool.get("target"), tool.get("input_schema")
+    if not isinstance(target, dict):
+        return
+    for key in ("id", "version", "fields"):
+        pointer = target.get(key)
+        if isinstance(pointer, str) and not pointer_in_schema(schema, pointer):
+            yield Hit(("target", key), f"target.{key} {pointer!r} names no property of input_schema")

@@ -1,0 +1,130 @@
+"""TC0xx: the file itself — it must parse, keep its keys unique and match the format."""
+
+from __future__ import annotations
+
+import functools
+from typing import Iterator
+
+from toolcontract.lint.engine import Bad, Good, Hit, rule
+from toolcontract.model import Severity
+from toolcontract.sources.document import Document
+
+_GOOD = """\
+toolcontract: 1
+name: weather_current
+effect: read
+"""
+
+rule(
+    id="TC000",
+    name="parse-error",
+    severity=Severity.ERROR,
+    summary="The file does not parse as YAML or JSON, or breaks a loader limit.",
+    rationale=(
+        "A descriptor that cannot be read is a contract nobody can check: the tool would reach a model "
+        "unlinted, or not at all. Loader limits (5 MiB, 64 levels of nesting, 10,000 nodes from aliases) "
+        "keep a hostile file from exhausting memory or time; a file over a limit is refused here instead. "
+        "Only the YAML core schema's tags are read, and one document per file."
+    ),
+    examples=(
+        Bad("toolcontract: 1\nname: weather_current\neffect: [read\n", line=4, note="unclosed flow sequence"),
+        Bad("toolcontract: 1\nname: !!python/object:os.system weather\n", line=2, note="non-core tag"),
+        Good(_GOOD),
+    ),
+    scope="load",
+)(None)
+
+rule(
+    id="TC001",
+    name="duplicate-key",
+    severity=Severity.ERROR,
+    summary="A mapping repeats a key.",
+    rationale=(
+        "YAML and JSON parsers silently keep one of the repeated values (PyYAML and most JSON parsers the "
+        "last one), so what a reviewer reads is not what a client loads. A repeated `effect:` or schema "
+        "property is a contract that says two things."
+    ),
+    examples=(
+        Bad("toolcontract: 1\nname: weather_current\neffect: read\neffect: open_world\n", line=4),
+        Good(_GOOD),
+    ),
+    scope="load",
+)(None)
+
+# errors that a dedicated rule reports with a better message: (field, keyword) -> rule
+_OWNED = {("name", "pattern"): "TC101", ("effect", "enum"): "TC301"}
+
+
+@functools.cache
+def _descriptor_validator():
+    from toolcontract.schema_tools import compile_validator
+    from toolcontract.schemas_data import load_schema
+
+    return compile_validator(load_schema("descriptor.schema.json"))
+
+
+@rule(
+    id="TC002",
+    name="descriptor-structure",
+    severity=Severity.ERROR,
+    summary="The file does not match the descriptor format (schemas/descriptor.schema.json).",
+    rationale=(
+        "Fields of the wrong type or with unknown names are read by nobody: `non_goals: \"x\"` is not a list "
+        "of non-goals, and `efect: read` is no effect class. The format is published as a JSON Schema so "
+        "editors can check it as you type (`# yaml-language-server: $schema=...`); this rule applies the "
+        "same schema. Extension fields start with `x-`."
+    ),
+    examples=(
+        Bad(_GOOD + "non_goals: Does not forecast.\n", line=4, note="a string where a list is expected"),
+        Bad(_GOOD + "efect: read\n", line=4, note="an unknown field"),
+        Good(_GOOD + "non_goals: [Does not forecast.]\nx-owner: weather-team\n"),
+    ),
+    scope="document",
+)
+def descriptor_structure(document: Document) -> Iterator[Hit]:
+    data = document.data
+    if data is None:
+        yield Hit((), "the file is empty: expected a descriptor (`toolcontract: 1`, `name`, ...) or `tools: [...]`")
+        return
+    if not isinstance(data, dict):
+        yield Hit((), f"expected a mapping (a descriptor or `tools: [...]`), found {_kind(data)}", anchor="value")
+        return
+    for error in _descriptor_validator().iter_errors(data):
+        path = tuple(error.instance_path)
+        keyword = error.schema_path[-1] if error.schema_path else ""
+        field = path[2] if len(path) >= 3 and path[0] == "tools" else (path[0] if path else None)
+        if len(path) in (1, 3) and (field, keyword) in _OWNED:
+            continue
+        if keyword == "additionalProperties":
+            for name in error.kind.unexpected:
+                at_descriptor = len(path) == 0 or (len(path) == 2 and path[0] == "tools")
+                hint = _hint(name) if at_descriptor else ""
+                yield Hit((*path, name), f"unknown field {name!r}{hint}", anchor="key")
+            continue
+        if keyword == "required":
+            yield Hit(path, f"missing required field {error.kind.property!r}", anchor="value")
+            continue
+        if keyword == "const" and path[-1:] == ("toolcontract",):
+            yield Hit(path, f"`toolcontract` must be 1 (the format version), found {error.instance!r}")
+            continue
+        yield Hit(path, error.message)
+
+
+def _kind(value: object) -> str:
+    return {list: "a list", str: "a string", int: "a number", float: "a number", bool: "a boolean"}.get(
+        type(value), type(value).__name__
+    )
+
+
+_KNOWN = (
+    "toolcontract", "tools", "name", "title", "version", "description", "purpose", "when_to_use",
+    "non_goals", "effect", "limitations", "input_schema", "output_schema", "target", "semantic_rules",
+    "approval", "observation", "annotations", "examples",
+)
+
+
+def _hint(name: str) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, _KNOWN, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else " (extension fields start with `x-`)"

@@ -1,0 +1,167 @@
+"""TC1xx: names and versions — what clients and logs key on must be stable and specific."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from toolcontract.descriptor import ToolView
+from toolcontract.lint.engine import Bad, Good, Hit, rule
+from toolcontract.model import Severity
+
+NAME_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
+# SemVer 2.0.0, the regular expression published at semver.org
+SEMVER = re.compile(
+    r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?\Z"
+)
+
+# Verbs and nouns that say nothing about what a tool acts on. A name made only of
+# these (and digits) names no object.
+GENERIC_WORDS = frozenset(
+    """
+    do run execute exec process handle call invoke perform apply go start trigger dispatch
+    update change modify set get fetch make manage use work act operate
+    tool tools func function fn method action actions command cmd task job op operation request
+    helper util utils utility misc thing stuff item data info input main default generic
+    test tmp temp foo bar baz qux example sample my new the it
+    """.split()
+)
+
+
+def _base(tool: ToolView) -> str:
+    return f"{tool.name!r}"
+
+
+@rule(
+    id="TC101",
+    name="name-format",
+    severity=Severity.ERROR,
+    summary="The tool name is not portable snake_case (^[a-z][a-z0-9_]{0,63}$).",
+    rationale=(
+        "Every provider restricts tool names, and not in the same way: OpenAI and Anthropic accept "
+        "^[a-zA-Z0-9_-]{1,64}$ (Anthropic up to 128 in some surfaces), Gemini disallows leading digits and "
+        "some punctuation, MCP clients prefix server names and some reject dots. Lower-case letters, digits "
+        "and underscores, starting with a letter and at most 64 long, pass everywhere, and stay stable when "
+        "a tool moves between surfaces or is logged."
+    ),
+    examples=(
+        Bad("toolcontract: 1\nname: Weather.Current\neffect: read\n", line=2),
+        Bad("toolcontract: 1\neffect: read\nname: weather-current\n", line=3),
+        Good("toolcontract: 1\nname: weather_current\neffect: read\n"),
+    ),
+)
+def name_format(tool: ToolView) -> Iterator[Hit]:
+    name = tool.get("name")
+    if not isinstance(name, str):
+        return  # TC002 reports a missing or non-string name
+    if not NAME_PATTERN.match(name):
+        reasons = []
+        if not name:
+            reasons.append("it is empty")
+        else:
+            if len(name) > 64:
+                reasons.append(f"it is {len(name)} characters long (at most 64)")
+            if not ("a" <= name[0] <= "z"):
+                reasons.append("it does not start with a lower-case letter")
+            bad = sorted({c for c in name if not (c.isascii() and (c.islower() or c.isdigit() or c == "_"))})
+            if bad:
+                reasons.append("it contains " + ", ".join(repr(c) for c in bad[:8]))
+        yield Hit(("name",), f"name {name!r} is not portable snake_case: {'; '.join(reasons)}")
+
+
+@rule(
+    id="TC102",
+    name="name-vague",
+    severity=Severity.WARNING,
+    summary="The tool name is a bare generic verb or placeholder that names no object.",
+    rationale=(
+        "Models choose tools by name first. `update`, `run`, `process_data` or `tool1` say what kind of "
+        "action happens but not to what, so a model cannot tell them apart from the next tool, and a log "
+        "line naming them says nothing. Name the object and the action: `invoice_mark_paid`, "
+        "`document_update_metadata`."
+    ),
+    examples=(
+        Bad("toolcontract: 1\nname: update\neffect: reversible_write\n", line=2),
+        Bad("toolcontract: 1\nname: process_data\neffect: pure\n", line=2),
+        Bad("toolcontract: 1\nname: func1\neffect: pure\n", line=2),
+        Good("toolcontract: 1\nname: document_update_metadata\neffect: reversible_write\n"),
+    ),
+)
+def name_vague(tool: ToolView) -> Iterator[Hit]:
+    name = tool.name
+    if not name:
+        return
+    words = [w for w in re.split(r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])", name) if w]
+    stems = [re.sub(r"\d+$", "", w.lower()) for w in words]
+    stems = [s for s in stems if s]
+    if stems and all(s in GENERIC_WORDS for s in stems):
+        yield Hit(("name",), f"name {name!r} names no object: say what it acts on (e.g. invoice_mark_paid)")
+
+
+@rule(
+    id="TC103",
+    name="version-missing",
+    severity=Severity.WARNING,
+    summary="The descriptor has no `version`, or it is not SemVer.",
+    rationale=(
+        "A contract changes: properties are added, enums narrowed, effects reclassified. Without a SemVer "
+        "version, approvals and recorded calls cannot say which contract they were made against, and a "
+        "breaking change cannot be told from a compatible one. Quote it in YAML (`version: \"1.2\"` is not "
+        "SemVer; `1.2` unquoted is a number)."
+    ),
+    examples=(
+        Bad("toolcontract: 1\nname: weather_current\neffect: read\n", line=1, note="no version"),
+        Bad("toolcontract: 1\nname: weather_current\nversion: 1.2\neffect: read\n", line=3),
+        Good("toolcontract: 1\nname: weather_current\nversion: 1.2.0\neffect: read\n"),
+    ),
+)
+def version_missing(tool: ToolView) -> Iterator[Hit]:
+    if "version" not in tool.data:
+        yield Hit((), "no `version`: give the contract a SemVer version such as 1.0.0", anchor="value")
+        return
+    version = tool.get("version")
+    if not isinstance(version, str) or not SEMVER.match(version):
+        yield Hit(("version",), f"version {version!r} is not SemVer (MAJOR.MINOR.PATCH, e.g. 1.2.0)")
+
+
+def _name_duplicates(tools: list[ToolView]) -> Iterator[tuple[ToolView, Hit]]:
+    by_name: dict[str, list[ToolView]] = {}
+    for tool in tools:
+        if tool.name is not None:
+            by_name.setdefault(tool.name, []).append(tool)
+    for name, group in by_name.items():
+        if len(group) < 2:
+            continue
+        for tool in group:
+            others = [t for t in group if t is not tool]
+            where = ", ".join(
+                f"{o.document.path}:{o.document.locate(o.locate(('name',))[1])[0]}" for o in others
+            )
+            yield tool, Hit(("name",), f"tool name {name!r} is also used at {where}")
+
+
+rule(
+    id="TC104",
+    name="name-duplicate",
+    severity=Severity.ERROR,
+    summary="Two descriptors in the linted set share a name.",
+    rationale=(
+        "Calls are routed by name. Two tools with one name means a model's call reaches whichever the "
+        "client registered last, and an allow-list entry admits both. Every place the name is used is "
+        "reported."
+    ),
+    examples=(
+        Bad(
+            "toolcontract: 1\ntools:\n  - name: weather_current\n    effect: read\n"
+            "  - name: weather_current\n    effect: open_world\n",
+            line=5,
+        ),
+        Good(
+            "toolcontract: 1\ntools:\n  - name: weather_current\n    effect: read\n"
+            "  - name: weather_forecast\n    effect: read\n"
+        ),
+    ),
+    scope="set",
+)(_name_duplicates)

@@ -1,0 +1,18 @@
+"""Reporters: one module per format, registered by name. Each takes a LintResult
+and a text stream; they share `printable` to neutralise hostile input strings."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Callable
+
+LINT_FORMATS = {
+    "rich": "toolcontract.report.rich",
+    "text": "toolcontract.report.text",
+    "json": "toolcontract.report.json",
+}
+
+
+def lint_reporter(name: str) -> Callable:
+    """The `render_lint(result, stream)` function of a format (imported on demand: rich is slow to load)."""
+    return importlib.import_module(LINT_FORMATS[name]).render_lint

@@ -1,0 +1,35 @@
+"""Helpers every reporter uses."""
+
+from __future__ import annotations
+
+import re
+
+from toolcontract.model import Severity
+
+# C0/C1 controls (terminal escapes), plus invisible format characters that could
+# reorder or hide text on a terminal (bidi controls, zero-width characters, tags).
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\U000e0000-\U000e007f]")
+
+
+def printable(text: str, *, keep_newlines: bool = False) -> str:
+    """Input-derived text made safe for a terminal: unsafe characters become visible escapes."""
+
+    def escape(match: re.Match) -> str:
+        char = match.group()
+        if keep_newlines and char == "\n":
+            return char
+        code = ord(char)
+        return f"\\x{code:02x}" if code < 0x100 else (f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+
+    text = _UNSAFE.sub(escape, text)
+    if not keep_newlines:
+        text = text.replace("\n", "\\n")
+    return text
+
+
+def lint_summary(result) -> dict:
+    """The summary every lint format reports: files, tools and findings per severity."""
+    counts = {s.label: 0 for s in sorted(Severity, reverse=True)}
+    for finding in result.findings:
+        counts[finding.severity.label] += 1
+    return {"files": result.files, "tools": result.tools, **counts}

@@ -1,0 +1,539 @@
+"""Load YAML and JSON into plain data where every value knows its line and column.
+
+YAML is read from the parser's event stream (libyaml's C parser when present) and
+built straight into dicts and lists: PyYAML's composer makes a Python node object
+per value and costs several times more. Scalars resolve with the YAML 1.2 core
+schema, the one JSON Schema users and yaml-language-server expect (`no` and `on`
+stay strings, `1.2.0` stays a string). JSON is parsed by the C `json` module; its
+positions are found by a second scan only when a finding needs one.
+
+Nothing here raises anything but `LoadError` on bad input, and every limit is
+checked while reading, so a hostile file cannot exhaust memory or time.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+try:  # libyaml binding: about ten times faster than the pure-Python parser
+    from yaml.cyaml import CParser as _EventParser
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml.parser import Parser as _Parser
+    from yaml.reader import Reader as _Reader
+    from yaml.scanner import Scanner as _Scanner
+
+    class _EventParser(_Reader, _Scanner, _Parser):  # type: ignore[no-redef]
+        def __init__(self, stream):
+            _Reader.__init__(self, stream)
+            _Scanner.__init__(self)
+            _Parser.__init__(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Loader limits; over any of them is a load error, never a hang."""
+
+    max_bytes: int = 5 * 1024 * 1024
+    max_depth: int = 64
+    max_alias_nodes: int = 10_000
+
+
+DEFAULT_LIMITS = Limits()
+
+
+class LoadError(Exception):
+    """The file cannot be read as data. Positions are 1-based."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateKey:
+    pointer: str  # the member whose key repeats
+    key: str
+    line: int  # of the repeated key
+    column: int
+    first_line: int
+    first_column: int
+
+
+def escape_token(token: str | int) -> str:
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def join_pointer(base: str, *tokens: str | int) -> str:
+    for token in tokens:
+        base = f"{base}/{escape_token(token)}"
+    return base
+
+
+def split_pointer(pointer: str) -> list[str]:
+    if not pointer:
+        return []
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
+
+
+def resolve_pointer(data: Any, pointer: str) -> tuple[bool, Any]:
+    """(found, value) for a JSON pointer into plain data."""
+    node = data
+    for token in split_pointer(pointer):
+        if isinstance(node, dict):
+            if token not in node:
+                return False, None
+            node = node[token]
+        elif isinstance(node, list):
+            if not token.isdigit() or int(token) >= len(node):
+                return False, None
+            node = node[int(token)]
+        else:
+            return False, None
+    return True, node
+
+
+def parent_pointer(pointer: str) -> str:
+    return pointer[: pointer.rfind("/")] if pointer else ""
+
+
+@dataclass(eq=False)
+class Document:
+    """A loaded file: its data and the positions of its values and keys."""
+
+    path: str
+    text: str
+    data: Any
+    duplicates: list[DuplicateKey] = field(default_factory=list)
+    # pointer -> (line, column), 1-based; filled eagerly for YAML, lazily for JSON
+    _values: dict[str, tuple[int, int]] | None = None
+    _keys: dict[str, tuple[int, int]] | None = None
+
+    def _ensure_positions(self) -> None:
+        if self._values is None:
+            self._values, self._keys, _ = _scan_json_positions(self.text)
+
+    def locate(self, pointer: str, anchor: str = "auto") -> tuple[int, int]:
+        """Line and column for a pointer.
+
+        `anchor` is "value" (where the value starts), "key" (the member's key) or
+        "auto": the key for an object or array member, the value for a scalar. A
+        pointer that names nothing in the file (a missing member, a value reached
+        through an alias) falls back to the nearest ancestor that has a position.
+        """
+        self._ensure_positions()
+        values, keys = self._values, self._keys
+        assert values is not None and keys is not None
+        if anchor == "auto":
+            found, value = resolve_pointer(self.data, pointer)
+            anchor = "key" if found and isinstance(value, (dict, list)) else "value"
+        probe = pointer
+        while True:
+            if anchor == "key" and probe in keys:
+                return keys[probe]
+            if probe in values:
+                return values[probe]
+            if not probe:
+                return (1, 1)
+            probe = parent_pointer(probe)
+            anchor = "value"
+
+    def line_text(self, line: int) -> str:
+        lines = self.text.splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+# --------------------------------------------------------------------- reading
+
+
+def decode(raw: bytes) -> str:
+    """Bytes to text: UTF-8 (a BOM is accepted), or UTF-16/32 with a BOM."""
+    if raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        codec = "utf-32"
+    elif raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        codec = "utf-16"
+    else:
+        codec = "utf-8-sig"
+    try:
+        return raw.decode(codec)
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        bad = raw[exc.start : exc.start + 1].hex()
+        raise LoadError(f"invalid {codec.split('-sig')[0].upper()}: byte 0x{bad} cannot be decoded", line, column) from None
+
+
+def looks_like_json(path: str, text: str) -> bool:
+    lowered = path.lower()
+    if lowered.endswith((".json", ".jsonl")):
+        return True
+    if lowered.endswith((".yaml", ".yml")):
+        return False
+    return text.lstrip()[:1] in ("{", "[")
+
+
+def load_bytes(raw: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -> Document:
+    if len(raw) > limits.max_bytes:
+        raise LoadError(f"file is {len(raw):,} bytes, over the {limits.max_bytes:,}-byte limit")
+    return load_text(decode(raw), path, limits)
+
+
+def load_text(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> Document:
+    if len(text) > limits.max_bytes:
+        raise LoadError(f"text is {len(text):,} characters, over the {limits.max_bytes:,} limit")
+    if looks_like_json(path, text):
+        return _load_json(text, path, limits)
+    return _load_yaml(text, path, limits)
+
+
+# ------------------------------------------------------------------------ YAML
+
+_CORE_NULL = frozenset(("", "~", "null", "Null", "NULL"))
+_CORE_TRUE = frozenset(("true", "True", "TRUE"))
+_CORE_FALSE = frozenset(("false", "False", "FALSE"))
+_CORE_INT = re.compile(r"[-+]?[0-9]+\Z")
+_CORE_OCT = re.compile(r"0o[0-7]+\Z")
+_CORE_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
+_CORE_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
+_CORE_INF = re.compile(r"[-+]?\.(inf|Inf|INF)\Z")
+_CORE_NAN = re.compile(r"\.(nan|NaN|NAN)\Z")
+_MAYBE_TYPED = frozenset("-+.0123456789~nNtTfF")
+_TAG = "tag:yaml.org,2002:"
+
+
+def _resolve_plain(value: str) -> Any:
+    """A plain scalar under the YAML 1.2 core schema."""
+    if value and value[0] not in _MAYBE_TYPED:
+        return value
+    if value in _CORE_NULL:
+        return None
+    if value in _CORE_TRUE:
+        return True
+    if value in _CORE_FALSE:
+        return False
+    if _CORE_INT.match(value):
+        return int(value)
+    if _CORE_OCT.match(value):
+        return int(value[2:], 8)
+    if _CORE_HEX.match(value):
+        return int(value[2:], 16)
+    if _CORE_FLOAT.match(value):
+        return float(value)
+    if _CORE_INF.match(value):
+        return float("-inf") if value[0] == "-" else float("inf")
+    if _CORE_NAN.match(value):
+        return float("nan")
+    return value
+
+
+def _tagged(tag: str, value: str, mark) -> Any:
+    kind = tag[len(_TAG) :] if tag.startswith(_TAG) else None
+    try:
+        if kind == "str":
+            return value
+        if kind == "null":
+            return None
+        if kind == "bool":
+            if value in _CORE_TRUE:
+                return True
+            if value in _CORE_FALSE:
+                return False
+            raise ValueError
+        if kind == "int":
+            return int(value, 0)
+        if kind == "float":
+            return float(value)
+    except ValueError:
+        raise LoadError(f"{value!r} is not a valid !!{kind}", mark.line + 1, mark.column + 1) from None
+    raise LoadError(f"unsupported YAML tag {tag!r}: only the core schema's tags are read", mark.line + 1, mark.column + 1)
+
+
+def _scalar(event) -> Any:
+    tag = event.tag
+    if tag is not None and tag != "!":
+        return _tagged(tag, event.value, event.start_mark)
+    if tag is None and event.implicit[0]:  # a plain (unquoted) scalar
+        return _resolve_plain(event.value)
+    return event.value
+
+
+def _yaml_error(exc: yaml.YAMLError, text: str) -> LoadError:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    context = getattr(exc, "context", None)
+    message = f"{context}: {problem}" if context and problem else problem
+    if mark is not None:
+        return LoadError(f"YAML: {message}", mark.line + 1, mark.column + 1)
+    position = getattr(exc, "position", None)
+    if isinstance(position, int):  # ReaderError: a character offset
+        line = text.count("\n", 0, position) + 1
+        column = position - (text.rfind("\n", 0, position) + 1) + 1
+        reason = getattr(exc, "reason", "unacceptable character")
+        char = getattr(exc, "character", None)
+        what = f" #x{ord(char):04x}" if isinstance(char, str) else ""
+        return LoadError(f"YAML: {reason}{what}", line, column)
+    return LoadError(f"YAML: {message}")
+
+
+def _load_yaml(text: str, path: str, limits: Limits) -> Document:
+    values: dict[str, tuple[int, int]] = {}
+    keys: dict[str, tuple[int, int]] = {}
+    duplicates: list[DuplicateKey] = []
+    anchors: dict[str, tuple[Any, int]] = {}  # name -> (value, node count)
+    pending: set[str] = set()  # anchors whose node is still open (recursion)
+    # frame: [container, pointer, key|None, key_pos, seen{key: pos}, anchor, start_count]
+    stack: list[list] = []
+    nodes = 0
+    expanded = 0
+    documents = 0
+    root: Any = None
+    max_depth = limits.max_depth
+
+    parser = None
+    try:
+        parser = _EventParser(text)
+        while True:
+            event = parser.get_event()
+            if event is None:
+                break
+            cls = type(event)
+            if cls is yaml.DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    m = event.start_mark
+                    raise LoadError("more than one YAML document in the file; put one per file", m.line + 1, m.column + 1)
+                continue
+            if cls in (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent):
+                continue
+            if cls is yaml.MappingEndEvent or cls is yaml.SequenceEndEvent:
+                frame = stack.pop()
+                if frame[5] is not None:
+                    anchors[frame[5]] = (frame[0], nodes - frame[6])
+                    pending.discard(frame[5])
+                continue
+
+            mark = event.start_mark
+            pos = (mark.line + 1, mark.column + 1)
+            # the slot this event fills: mapping key, mapping value or sequence item
+            if stack:
+                top = stack[-1]
+                container = top[0]
+                if type(container) is dict and top[2] is None:
+                    # a mapping key
+                    if cls is not yaml.ScalarEvent:
+                        raise LoadError("mapping keys must be plain scalars, not collections or aliases", *pos)
+                    key = event.value
+                    seen = top[4]
+                    if key in seen:
+                        first = seen[key]
+                        duplicates.append(
+                            DuplicateKey(join_pointer(top[1], key), key, pos[0], pos[1], first[0], first[1])
+                        )
+                    seen[key] = pos
+                    top[2] = key
+                    top[3] = pos
+                    continue
+                if type(container) is dict:
+                    pointer = f"{top[1]}/{escape_token(top[2])}"
+                    keys[pointer] = top[3]
+                else:
+                    pointer = f"{top[1]}/{len(container)}"
+                    keys[pointer] = pos
+            else:
+                pointer = ""
+
+            if cls is yaml.ScalarEvent:
+                value = _scalar(event)
+                nodes += 1
+                if event.anchor is not None:
+                    anchors[event.anchor] = (value, 1)
+            elif cls is yaml.AliasEvent:
+                name = event.anchor
+                if name in pending:
+                    raise LoadError(f"alias *{name} refers to a node that contains it (recursive alias)", *pos)
+                if name not in anchors:
+                    raise LoadError(f"alias *{name} names no anchor defined before it", *pos)
+                value, size = anchors[name]
+                expanded += size
+                nodes += size
+                if expanded > limits.max_alias_nodes:
+                    raise LoadError(
+                        f"aliases expand to over {limits.max_alias_nodes:,} nodes (alias bomb?)", *pos
+                    )
+            elif cls is yaml.MappingStartEvent or cls is yaml.SequenceStartEvent:
+                if event.tag is not None and event.tag not in ("!", _TAG + "map", _TAG + "seq", _TAG + "omap"):
+                    raise LoadError(f"unsupported YAML tag {event.tag!r}: only the core schema's tags are read", *pos)
+                if len(stack) >= max_depth:
+                    raise LoadError(f"nesting is deeper than {max_depth} levels", *pos)
+                nodes += 1
+                value = {} if cls is yaml.MappingStartEvent else []
+                if event.anchor is not None:
+                    pending.add(event.anchor)
+            else:  # pragma: no cover - no other event kinds exist
+                raise LoadError(f"unexpected YAML event {cls.__name__}", *pos)
+
+            values[pointer] = pos
+            if stack:
+                top = stack[-1]
+                if type(top[0]) is dict:
+                    top[0][top[2]] = value
+                    top[2] = None
+                else:
+                    top[0].append(value)
+            else:
+                root = value
+            if cls is yaml.MappingStartEvent:
+                stack.append([value, pointer, None, None, {}, event.anchor, nodes])
+            elif cls is yaml.SequenceStartEvent:
+                stack.append([value, pointer, None, None, None, event.anchor, nodes])
+    except yaml.YAMLError as exc:
+        raise _yaml_error(exc, text) from None
+    except RecursionError:  # pragma: no cover - the depth limit comes first
+        raise LoadError(f"nesting is deeper than {max_depth} levels") from None
+    finally:
+        dispose = getattr(parser, "dispose", None)
+        if dispose is not None and parser is not None:
+            dispose()
+    return Document(path=path, text=text, data=root, duplicates=duplicates, _values=values, _keys=keys)
+
+
+# ------------------------------------------------------------------------ JSON
+
+
+class _Duplicate(Exception):
+    pass
+
+
+def _strict_pairs(pairs: list[tuple[str, Any]]) -> dict:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        raise _Duplicate
+    return result
+
+
+def _json_depth(data: Any, limit: int) -> bool:
+    """True when data nests deeper than `limit` containers."""
+    stack = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
+
+
+def _load_json(text: str, path: str, limits: Limits) -> Document:
+    duplicates: list[DuplicateKey] = []
+    try:
+        data = json.loads(text, object_pairs_hook=_strict_pairs)
+        values = keys = None
+    except _Duplicate:
+        data = json.loads(text)  # last one wins, as in every JSON parser
+        values, keys, duplicates = _scan_json_positions(text)
+    except json.JSONDecodeError as exc:
+        raise LoadError(f"JSON: {exc.msg}", exc.lineno, exc.colno) from None
+    except RecursionError:
+        raise LoadError(f"nesting is deeper than {limits.max_depth} levels") from None
+    if _json_depth(data, limits.max_depth):
+        values, keys, _ = _scan_json_positions(text, limits.max_depth)
+        raise LoadError(f"nesting is deeper than {limits.max_depth} levels", *_deepest_position(values, limits.max_depth))
+    return Document(path=path, text=text, data=data, duplicates=duplicates, _values=values, _keys=keys)
+
+
+def _deepest_position(values: dict[str, tuple[int, int]], limit: int) -> tuple[int, int]:
+    for pointer, pos in values.items():
+        if pointer.count("/") >= limit:
+            return pos
+    return (1, 1)
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+_ATOM = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null")
+
+
+def _scan_json_positions(text: str, depth_cap: int | None = None):
+    """Positions of every value and member key of a JSON text already known to parse.
+
+    Iterative, so depth is no concern; string bodies are skipped with the C
+    `scanstring`. Returns (values, keys, duplicates).
+    """
+    from json.decoder import scanstring
+
+    line_starts = [0]
+    line_starts.extend(m.end() for m in re.finditer("\n", text))
+
+    def where(offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(line_starts, offset)
+        return (line, offset - line_starts[line - 1] + 1)
+
+    values: dict[str, tuple[int, int]] = {}
+    keys: dict[str, tuple[int, int]] = {}
+    duplicates: list[DuplicateKey] = []
+    stack: list[list] = []  # [is_object, pointer, next index | seen keys]
+    n = len(text)
+    i = _WS.match(text, 1 if text.startswith("\ufeff") else 0).end()
+    pointer = ""
+
+    def next_slot(i: int) -> tuple[int, str]:
+        i = _WS.match(text, i).end()
+        frame = stack[-1]
+        if not frame[0]:
+            pointer = f"{frame[1]}/{frame[2]}"
+            frame[2] += 1
+            keys[pointer] = where(i)
+            return i, pointer
+        key_pos = where(i)
+        key, i = scanstring(text, i + 1)
+        pointer = f"{frame[1]}/{escape_token(key)}"
+        seen = frame[2]
+        if key in seen:
+            first = seen[key]
+            duplicates.append(DuplicateKey(pointer, key, key_pos[0], key_pos[1], first[0], first[1]))
+        seen[key] = key_pos
+        keys[pointer] = key_pos
+        i = _WS.match(text, i).end() + 1  # past the colon
+        return _WS.match(text, i).end(), pointer
+
+    while i < n:
+        values[pointer] = where(i)
+        ch = text[i]
+        if ch == "{" or ch == "[":
+            stack.append([ch == "{", pointer, {} if ch == "{" else 0])
+            j = _WS.match(text, i + 1).end()
+            if j < n and text[j] not in "}]":
+                i, pointer = next_slot(j)
+                continue
+            i = j  # empty container: its closing bracket is handled below
+        elif ch == '"':
+            _, i = scanstring(text, i + 1)
+        else:
+            m = _ATOM.match(text, i)
+            i = m.end() if m else i + 1
+        # after a value: close finished containers, or move to the next slot
+        while True:
+            i = _WS.match(text, i).end()
+            if not stack or i >= n:
+                return values, keys, duplicates
+            if text[i] == ",":
+                i, pointer = next_slot(i + 1)
+                break
+            stack.pop()  # "}" or "]"
+            i += 1
+    return values, keys, duplicates
