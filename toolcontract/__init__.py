@@ -1,3 +1,51 @@
-"""toolcontract: lint LLM tool-calling contracts and assess recorded tool calls."""
+"""toolcontract: lint LLM tool-calling contracts and assess recorded tool calls.
+
+Library use (a harness checking a model's call before running it)::
+
+    from toolcontract import Candidate, Context, Registry, admit
+    registry = Registry.from_descriptors([descriptor])   # native-named dicts
+    admission = admit(Candidate("toolu_01", "invoice_get", {"invoice_id": "INV-7"}), registry, Context())
+    if not admission.admitted: ...
+
+Names are loaded on first use, so `import toolcontract` stays cheap for the CLI.
+"""
+
+from __future__ import annotations
+
+import importlib
 
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "admit": "toolcontract.assess.gates",
+    "Admission": "toolcontract.assess.gates",
+    "assess": "toolcontract.assess.envelope",
+    "Envelope": "toolcontract.assess.envelope",
+    "classify": "toolcontract.assess.classify",
+    "Registry": "toolcontract.assess.registry",
+    "Tool": "toolcontract.assess.registry",
+    "compile_tool": "toolcontract.assess.registry",
+    "Candidate": "toolcontract.model",
+    "Context": "toolcontract.model",
+    "Record": "toolcontract.model",
+    "Observation": "toolcontract.model",
+    "Case": "toolcontract.model",
+    "Outcome": "toolcontract.model",
+    "EffectState": "toolcontract.model",
+    "NextStep": "toolcontract.model",
+    "Gate": "toolcontract.model",
+    "Finding": "toolcontract.model",
+    "Severity": "toolcontract.model",
+    "lint_files": "toolcontract.lint.engine",
+    "lint_text": "toolcontract.lint.engine",
+    "Selection": "toolcontract.lint.engine",
+    "case_from_dict": "toolcontract.sources.fixtures",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'toolcontract' has no attribute {name!r}")

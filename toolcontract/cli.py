@@ -108,8 +108,8 @@ def _split_codes(values: Optional[List[str]]) -> tuple[str, ...]:
     return tuple(codes)
 
 
-def discover(paths: list[str]) -> Iterator[str]:
-    """Files to lint: named files as given, folders walked for .yaml/.yml/.json (hidden ones skipped)."""
+def discover(paths: list[str], suffixes: tuple[str, ...] = DESCRIPTOR_SUFFIXES) -> Iterator[str]:
+    """Named files as given; folders walked for files with these suffixes (hidden ones skipped)."""
     for raw in paths:
         if raw == "-":
             yield raw
@@ -123,7 +123,7 @@ def discover(paths: list[str]) -> Iterator[str]:
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
                 found.extend(
                     os.path.join(root, name) for name in files
-                    if name.lower().endswith(DESCRIPTOR_SUFFIXES) and not name.startswith(".")
+                    if name.lower().endswith(suffixes) and not name.startswith(".")
                 )
             yield from sorted(found)
         else:
@@ -207,6 +207,115 @@ def rules(
     if chosen is None:
         raise click_errors.UsageError(f"no rule {rule_id!r}: `toolcontract rules` lists them")
     render_rule(chosen, sys.stdout, fmt)
+
+
+FIXTURE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
+
+
+def _load_descriptor_dicts(paths: list[str], cache: dict[str, list[dict]]) -> list[dict]:
+    """Native-named descriptor dicts from descriptor files or folders (exit 2 on a file that does not load)."""
+    from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_bytes
+    from toolcontract.sources.reader import read_tools
+
+    found: list[dict] = []
+    for name, content in read_inputs(paths, DEFAULT_LIMITS.max_bytes):
+        if name not in cache:
+            try:
+                if isinstance(content, LoadError):
+                    raise content
+                document = load_bytes(content, name, DEFAULT_LIMITS)
+            except LoadError as error:
+                raise UsageFailure(f"{name}:{error.line}:{error.column}: {error.message}") from None
+            cache[name] = [view.data for view in read_tools(document)]
+        found.extend(cache[name])
+    return found
+
+
+@app.command()
+def assess(
+    paths: List[str] = typer.Argument(..., help="Fixture files or folders (.yaml, .yml, .json, .jsonl)."),
+    tools: Optional[List[str]] = typer.Option(None, "--tools", help="Descriptor files or folders to add to every fixture's registry (JSONL logs get theirs this way)."),
+    output_format: Optional[Format] = typer.Option(None, "--format", help="rich (default on a terminal), text, json."),
+    fail_on: Optional[List[str]] = typer.Option(None, "--fail-on", help="Outcomes that make the run exit 1 (e.g. effect_unknown,blocked)."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show reasons and evidence for every case."),
+) -> None:
+    """Replay recorded tool calls through the admission gates and classify what the evidence proves."""
+    from toolcontract.assess.envelope import assess as assess_case
+    from toolcontract.assess.registry import Registry
+    from toolcontract.model import Outcome
+    from toolcontract.report import assess_reporter
+    from toolcontract.sources.document import DEFAULT_LIMITS
+    from toolcontract.sources.fixtures import FixtureError, read_fixture_bytes, read_jsonl
+
+    failing = set(_split_codes(fail_on))
+    known = {o.value.upper() for o in Outcome}
+    for outcome in failing:
+        if outcome not in known:
+            raise click_errors.UsageError(f"--fail-on: {outcome.lower()!r} is not an outcome ({', '.join(o.value for o in Outcome)})")
+    fixture_files = list(discover(paths, FIXTURE_SUFFIXES))
+    descriptor_cache: dict[str, list[dict]] = {}
+    shared = _load_descriptor_dicts(list(tools or ()), descriptor_cache)
+    registries: dict[tuple, Registry] = {}
+
+    def registry_for(extra: list[str]) -> Registry:
+        key = tuple(extra)
+        if key not in registries:
+            registries[key] = Registry.from_descriptors(shared + _load_descriptor_dicts(extra, descriptor_cache))
+        return registries[key]
+
+    reporter = assess_reporter((output_format or _default_format()).value, sys.stdout, verbose)
+    failed = False
+    error: str | None = None
+    try:
+        for path in fixture_files:
+            reporter.begin_file(path)
+            try:
+                if path.lower().endswith(".jsonl"):
+                    with open(path, "rb") as stream:
+                        registry = registry_for([])
+                        for case in read_jsonl(stream, path, DEFAULT_LIMITS):
+                            envelope = assess_case(case, registry)
+                            failed |= not envelope.expect_met or envelope.outcome.value.upper() in failing
+                            reporter.case(envelope)
+                else:
+                    raw = _read_fixture(path, DEFAULT_LIMITS.max_bytes)
+                    fixture = read_fixture_bytes(raw, path, DEFAULT_LIMITS)
+                    base = os.path.dirname(path)
+                    extra = []
+                    for index, entry in enumerate(fixture.tools):
+                        resolved = os.path.normpath(os.path.join(base, entry))
+                        if not os.path.exists(resolved):
+                            line, column = fixture.locate(f"/tools/{index}")
+                            raise FixtureError(path, line, column, f"tools entry {entry!r} does not exist ({resolved})")
+                        extra.append(resolved)
+                    registry = registry_for(extra)
+                    for case in fixture.cases:
+                        envelope = assess_case(case, registry)
+                        failed |= not envelope.expect_met or envelope.outcome.value.upper() in failing
+                        reporter.case(envelope)
+            finally:
+                reporter.end_file(path)
+    except FixtureError as exc:
+        error = str(exc)
+    except OSError as exc:
+        error = f"{getattr(exc, 'filename', None) or '-'}:1:1: cannot read: {exc.strerror or exc}"
+    except UsageFailure as exc:
+        error = str(exc)
+    reporter.finish(error)
+    sys.stdout.flush()
+    if error is not None:
+        raise UsageFailure(error)
+    raise typer.Exit(EXIT_FINDINGS if failed else EXIT_OK)
+
+
+def _read_fixture(path: str, max_bytes: int) -> bytes:
+    from toolcontract.sources.fixtures import FixtureError
+
+    size = os.stat(path).st_size
+    if size > max_bytes:
+        raise FixtureError(path, 1, 1, f"file is {size:,} bytes, over the {max_bytes:,}-byte limit")
+    with open(path, "rb") as handle:
+        return handle.read(max_bytes + 1)
 
 
 def main() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 
 class Severity(enum.IntEnum):
@@ -73,3 +74,106 @@ class Finding:
             "tool": self.tool,
             "pointer": self.pointer,
         }
+
+
+# ------------------------------------------------------------------ assessment
+
+
+class Outcome(enum.StrEnum):
+    """What happened to one assessed interaction (DESIGN §2)."""
+
+    REJECTED = "rejected"
+    REQUIRES_APPROVAL = "requires_approval"
+    NEEDS_EVIDENCE = "needs_evidence"
+    ALLOWED = "allowed"
+    BLOCKED = "blocked"
+    CANCELLED = "cancelled"
+    FAILED = "failed"
+    TIMED_OUT = "timed_out"
+    EFFECT_UNKNOWN = "effect_unknown"
+    SUCCEEDED = "succeeded"
+
+
+class EffectState(enum.StrEnum):
+    """What the evidence shows about the world."""
+
+    NONE = "none"
+    CONFIRMED = "confirmed"
+    UNVERIFIED = "unverified"
+    UNKNOWN = "unknown"
+    CONTRADICTED = "contradicted"
+
+
+class NextStep(enum.StrEnum):
+    FIX_REQUEST = "fix_request"
+    REQUEST_APPROVAL = "request_approval"
+    OBSERVE_TARGET = "observe_target"
+    READ_BACK = "read_back"
+    STOP_OR_ESCALATE = "stop_or_escalate"
+    HAND_TO_ACCEPTANCE = "hand_to_acceptance"
+    NONE = "none"
+
+
+class Gate(enum.StrEnum):
+    PARSE = "parse"
+    REGISTRY = "registry"
+    SHAPE = "shape"
+    SEMANTIC = "semantic"
+    TARGET = "target"
+    ENVIRONMENT = "environment"
+    APPROVAL = "approval"
+
+
+GATE_ORDER = tuple(Gate)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """What the model produced: a proposal, not an action."""
+
+    id: str | None
+    name: str
+    arguments: Any  # an object, or the raw JSON string the model emitted
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Snapshots the harness injects; never live look-ups."""
+
+    now: str | None = None
+    environment: dict | None = None
+    approvals: tuple[dict, ...] = ()
+    target: dict | None = None
+    untrusted_input: bool = False
+    sensitive_data: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """What the adapter saw after sending."""
+
+    status: str  # returned | error | timeout | cancelled
+    call_id: str | None = None
+    sent: bool | None = None  # None: unknown
+    result: Any = None
+    error: dict | None = None  # {layer: transport | protocol | execution, message}
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """An independent read-back of the target after the call."""
+
+    verdict: str  # applied | not_applied | conflict
+    call_id: str | None = None
+    target: dict | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    id: str
+    candidate: Candidate
+    context: Context = Context()
+    record: Record | None = None
+    observation: Observation | None = None
+    expect: dict | None = None
+    source: dict | None = None  # {"path": ..., "line": ...}

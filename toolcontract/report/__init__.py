@@ -16,3 +16,15 @@ LINT_FORMATS = {
 def lint_reporter(name: str) -> Callable:
     """The `render_lint(result, stream)` function of a format (imported on demand: rich is slow to load)."""
     return importlib.import_module(LINT_FORMATS[name]).render_lint
+
+
+ASSESS_FORMATS = {
+    "rich": "toolcontract.report.rich",
+    "text": "toolcontract.report.text",
+    "json": "toolcontract.report.json",
+}
+
+
+def assess_reporter(name: str, stream, verbose: bool = False):
+    """A streaming `AssessReporter` of a format."""
+    return importlib.import_module(ASSESS_FORMATS[name]).AssessReport(stream, verbose)

@@ -33,3 +33,43 @@ def lint_summary(result) -> dict:
     for finding in result.findings:
         counts[finding.severity.label] += 1
     return {"files": result.files, "tools": result.tools, **counts}
+
+
+class AssessSummary:
+    """Counts as cases stream past: the `summary` of every assess format."""
+
+    def __init__(self) -> None:
+        self.cases = 0
+        self.by_outcome: dict[str, int] = {}
+        self.expect_failed = 0
+
+    def add(self, envelope) -> None:
+        self.cases += 1
+        key = envelope.outcome.value
+        self.by_outcome[key] = self.by_outcome.get(key, 0) + 1
+        if not envelope.expect_met:
+            self.expect_failed += 1
+
+    def as_dict(self) -> dict:
+        return {"cases": self.cases, "by_outcome": dict(sorted(self.by_outcome.items())), "expect_failed": self.expect_failed}
+
+
+class AssessReporter:
+    """Streaming interface of an assess format: cases arrive one at a time."""
+
+    def __init__(self, stream, verbose: bool = False) -> None:
+        self.stream = stream
+        self.verbose = verbose
+        self.summary = AssessSummary()
+
+    def begin_file(self, path: str) -> None:
+        pass
+
+    def case(self, envelope) -> None:
+        self.summary.add(envelope)
+
+    def end_file(self, path: str) -> None:
+        pass
+
+    def finish(self, error: str | None = None) -> None:
+        """`error` is the one-line fixture error that stopped the run, if any."""

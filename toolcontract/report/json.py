@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from toolcontract.report.common import lint_summary
+from toolcontract.report.common import AssessReporter, lint_summary
 
 
 def render_lint(result, stream: TextIO) -> None:
@@ -16,3 +16,20 @@ def render_lint(result, stream: TextIO) -> None:
     }
     json.dump(document, stream, ensure_ascii=False, indent=2)
     stream.write("\n")
+
+
+class AssessReport(AssessReporter):
+    """Streams `{"version": 1, "cases": [...], "summary": {...}}`: one case in memory at a time."""
+
+    def __init__(self, stream, verbose: bool = False) -> None:
+        super().__init__(stream, verbose)
+        self.stream.write('{"version": 1, "cases": [')
+        self._first = True
+
+    def case(self, envelope) -> None:
+        super().case(envelope)
+        self.stream.write(("\n" if self._first else ",\n") + json.dumps(envelope.as_dict(), ensure_ascii=False, default=str))
+        self._first = False
+
+    def finish(self, error: str | None = None) -> None:
+        self.stream.write('\n], "summary": ' + json.dumps(self.summary.as_dict()) + "}\n")

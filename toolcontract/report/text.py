@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from toolcontract.report.common import lint_summary, printable
+from toolcontract.report.common import AssessReporter, lint_summary, printable
 
 
 def render_lint(result, stream: TextIO) -> None:
@@ -16,3 +16,33 @@ def render_lint(result, stream: TextIO) -> None:
         f"{s['error']} error{'s' * (s['error'] != 1)}, {s['warning']} warning{'s' * (s['warning'] != 1)}, "
         f"{s['info']} info\n"
     )
+
+
+class AssessReport(AssessReporter):
+    """One line per case: `path:line: outcome case tool=… gate=… effect=… next=…`, want/got on a miss."""
+
+    def case(self, envelope) -> None:
+        super().case(envelope)
+        source = envelope.source or {}
+        where = f"{printable(source.get('path', '-'))}:{source.get('line', 0)}"
+        line = (
+            f"{where}: {envelope.outcome.value} {printable(envelope.case_id)} tool={printable(envelope.tool)} "
+            f"gate={envelope.gate.value if envelope.gate else '-'} effect={envelope.effect.value} "
+            f"next={envelope.next_step.value}"
+        )
+        if not envelope.expect_met:
+            want = " ".join(f"{k}={v}" for k, v in envelope.expect["want"].items())
+            got = " ".join(f"{k}={v}" for k, v in envelope.expect["got"].items())
+            line += f" EXPECT-FAILED want {want} got {got}"
+        self.stream.write(line + "\n")
+        if self.verbose:
+            for reason in envelope.reasons:
+                self.stream.write(f"    reason: {printable(reason)}\n")
+            for item in envelope.unverified_scope:
+                self.stream.write(f"    unverified: {printable(item)}\n")
+
+    def finish(self, error: str | None = None) -> None:
+        s = self.summary
+        outcomes = ", ".join(f"{k} {v}" for k, v in sorted(s.by_outcome.items())) or "none"
+        self.stream.write(f"{s.cases} case{'s' * (s.cases != 1)}: {outcomes}; {s.expect_failed} unmet expectation"
+                          f"{'s' * (s.expect_failed != 1)}\n")

@@ -1,0 +1,228 @@
+"""Classify what the evidence proves, per the two outcome tables of DESIGN §2.
+
+`outcome` says what happened to the interaction; `effect` what the evidence shows
+about the world. "No answer" is never turned into "no effect": a consequential
+call whose effect nobody observed stays unknown or unverified.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from toolcontract.assess.gates import Admission, as_id
+from toolcontract.model import EffectState, Gate, NextStep, Observation, Outcome, Record
+
+TASK_ACCEPTANCE = "task acceptance"
+
+
+@dataclass(frozen=True)
+class Classification:
+    outcome: Outcome
+    effect: EffectState
+    next_step: NextStep
+    reasons: tuple[str, ...]
+    unverified: tuple[str, ...]  # never empty: task acceptance is always last
+    gate: Gate | None = None  # the refusing gate, when admission was refused
+
+
+_ADMISSION_NEXT = {
+    Gate.PARSE: NextStep.FIX_REQUEST,
+    Gate.REGISTRY: NextStep.FIX_REQUEST,
+    Gate.SHAPE: NextStep.FIX_REQUEST,
+    Gate.SEMANTIC: NextStep.FIX_REQUEST,
+    Gate.TARGET: NextStep.OBSERVE_TARGET,
+    Gate.ENVIRONMENT: NextStep.STOP_OR_ESCALATE,
+}
+
+
+def effective_sent(record: Record) -> bool | None:
+    """`sent` as the evidence has it: True, False, or None for unknown.
+
+    Absent means true for a return and for protocol/execution errors (the request
+    demonstrably reached the other side), unknown otherwise.
+    """
+    if record.sent is True or record.sent is False:
+        return record.sent
+    if record.sent == "unknown":
+        return None
+    layer = (record.error or {}).get("layer")
+    if record.status == "returned" or (record.status == "error" and layer in ("protocol", "execution")):
+        return True
+    return None
+
+
+def _done(outcome, effect, next_step, reasons, unverified, gate=None) -> Classification:
+    scope = tuple(dict.fromkeys([*unverified, TASK_ACCEPTANCE]))
+    return Classification(outcome, effect, next_step, tuple(reasons), scope, gate)
+
+
+def classify(admission: Admission, record: Record | None, observation: Observation | None) -> Classification:
+    unverified = admission.unverified()
+    call = admission.call
+    refusal = admission.refusal
+
+    # ---- admission refused
+    if refusal is not None:
+        reached = {v.gate for v in admission.trail}
+        later = [g.value for g, _ in _gates() if g not in reached]
+        if later:
+            unverified.append(f"gates not reached: {', '.join(later)}")
+        if record is not None:
+            return _done(
+                Outcome.BLOCKED, EffectState.UNKNOWN, NextStep.STOP_OR_ESCALATE,
+                (f"a record exists although admission was refused at the {refusal.gate.value} gate: "
+                 "the call was executed without admission", *refusal.reasons),
+                ["effect on the target (executed without admission)", *unverified], refusal.gate,
+            )
+        outcome = refusal.outcome or Outcome.REJECTED
+        if outcome is Outcome.REQUIRES_APPROVAL:
+            next_step = NextStep.REQUEST_APPROVAL
+            unverified.insert(0, "whether an approver accepts this call")
+        elif outcome is Outcome.NEEDS_EVIDENCE:
+            next_step = NextStep.OBSERVE_TARGET
+            unverified.insert(0, "the target's current state")
+        else:
+            next_step = _ADMISSION_NEXT[refusal.gate]
+        return _done(outcome, EffectState.NONE, next_step, refusal.reasons, unverified, refusal.gate)
+
+    tool = call.tool
+    assert tool is not None
+    if record is None:
+        return _done(Outcome.ALLOWED, EffectState.NONE, NextStep.NONE,
+                     ("every gate passed; no record: admitted, not executed",),
+                     ["execution (the call has not run)", *unverified])
+
+    reasons: list[str] = []
+    candidate_id = call.candidate.id
+    target_id = call.target_value("id")
+
+    # ---- 1. correlation
+    if candidate_id is None:
+        unverified.append("correlation (the candidate has no call id)")
+    conflicts = []
+    if record.call_id is None:
+        unverified.append("correlation of the record (it has no call_id)")
+    elif candidate_id is not None and as_id(record.call_id) != candidate_id:
+        conflicts.append(f"the record answers call {as_id(record.call_id)!r}, not {candidate_id!r}")
+    readback = None
+    if observation is not None:
+        observed_target = (observation.target or {}).get("id") if isinstance(observation.target, dict) else None
+        if observation.call_id is not None and candidate_id is not None and as_id(observation.call_id) != candidate_id:
+            conflicts.append(f"the read-back belongs to call {as_id(observation.call_id)!r}, not {candidate_id!r}")
+        if target_id is not None and observed_target is not None and as_id(observed_target) != target_id:
+            conflicts.append(f"the read-back observed target {as_id(observed_target)!r}, not {target_id!r}")
+        if target_id is not None and observed_target is None:
+            unverified.append("the read-back's target (it names no target id)")
+        else:
+            readback = observation
+    if conflicts:
+        return _done(Outcome.BLOCKED, EffectState.UNKNOWN, NextStep.STOP_OR_ESCALATE,
+                     ["correlation conflict: " + c for c in conflicts], ["effect on the target", *unverified])
+    if readback is not None and readback.verdict == "conflict":
+        return _done(Outcome.BLOCKED, EffectState.CONTRADICTED, NextStep.STOP_OR_ESCALATE,
+                     ["the observer reports a conflict on the target"], unverified)
+
+    consequential = tool.consequential
+    sent = effective_sent(record)
+
+    def decided() -> EffectState | None:
+        """The effect, when pure/read, a read-back or `sent: false` decides it."""
+        if not consequential:
+            return EffectState.NONE
+        if readback is not None:
+            return EffectState.CONFIRMED if readback.verdict == "applied" else EffectState.NONE
+        if sent is False:
+            return EffectState.NONE
+        return None
+
+    if readback is None and consequential:
+        unverified.append("effect on the target (nothing read it back)")
+
+    # ---- 2. cancelled
+    if record.status == "cancelled":
+        effect = decided() or EffectState.UNKNOWN
+        next_step = {EffectState.UNKNOWN: NextStep.OBSERVE_TARGET, EffectState.CONFIRMED: NextStep.STOP_OR_ESCALATE}.get(
+            effect, NextStep.NONE)
+        return _done(Outcome.CANCELLED, effect, next_step, ["the call was cancelled", *_effect_reason(effect)], unverified)
+
+    error = record.error if isinstance(record.error, dict) else {}
+    layer = error.get("layer")
+    message = error.get("message")
+    detail = f": {message}" if message else ""
+
+    # ---- 3. timeout, transport error, or unknown whether it was sent
+    if record.status == "timeout" or (record.status == "error" and layer == "transport") or sent is None:
+        what = ("the call timed out" if record.status == "timeout"
+                else f"transport error{detail}" if layer == "transport"
+                else "it is unknown whether the request was sent")
+        effect = decided()
+        if effect is None:
+            return _done(Outcome.EFFECT_UNKNOWN, EffectState.UNKNOWN, NextStep.OBSERVE_TARGET,
+                         [what, "no read-back: the effect is unknown; do not retry before observing the target"],
+                         ["whether the call reached the tool", *unverified])
+        outcome = Outcome.TIMED_OUT if record.status == "timeout" else Outcome.FAILED
+        return _done(outcome, effect, _failed_next(effect) if outcome is Outcome.FAILED else _timed_out_next(effect),
+                     [what, *_effect_reason(effect)], unverified)
+
+    # ---- 4. protocol / execution error
+    if record.status == "error":
+        effect = _failure_effect(consequential, sent, readback)
+        return _done(Outcome.FAILED, effect, _failed_next(effect),
+                     [f"{layer or 'execution'} error{detail}", *_effect_reason(effect)], unverified)
+
+    # ---- 5. returned
+    if tool.output_problem:
+        unverified.append(f"the return's shape (output_schema cannot be used: {tool.output_problem})")
+    elif tool.output_validator is not None:
+        errors = [f"{'/' + '/'.join(map(str, e.instance_path)) if e.instance_path else '/'}: {e.message}"
+                  for e in tool.output_validator.iter_errors(record.result)]
+        if errors:
+            effect = _failure_effect(consequential, sent, readback)
+            return _done(Outcome.FAILED, effect, _failed_next(effect),
+                         ["the return does not match output_schema", *errors[:20], *_effect_reason(effect)], unverified)
+    if not consequential:
+        return _done(Outcome.SUCCEEDED, EffectState.NONE, NextStep.NONE,
+                     [f"a {tool.effect.value} tool returned: the return suffices" if tool.effect else "returned"],
+                     ["freshness and completeness of the returned data", *unverified])
+    if readback is None:
+        return _done(Outcome.NEEDS_EVIDENCE, EffectState.UNVERIFIED, NextStep.READ_BACK,
+                     ["the tool returned success, but nothing read the target back"], unverified)
+    if readback.verdict == "applied":
+        return _done(Outcome.SUCCEEDED, EffectState.CONFIRMED, NextStep.HAND_TO_ACCEPTANCE,
+                     ["returned, and a read-back of the same target reports the effect applied"],
+                     ["fields the read-back did not cover", *unverified])
+    return _done(Outcome.BLOCKED, EffectState.CONTRADICTED, NextStep.STOP_OR_ESCALATE,
+                 ["the tool returned success, but the read-back reports the effect not applied"], unverified)
+
+
+def _gates():
+    from toolcontract.assess.gates import GATES
+
+    return GATES
+
+
+def _failure_effect(consequential: bool, sent: bool | None, readback: Observation | None) -> EffectState:
+    if not consequential or sent is False:
+        return EffectState.NONE
+    if readback is not None:
+        return EffectState.CONFIRMED if readback.verdict == "applied" else EffectState.NONE
+    return EffectState.UNVERIFIED
+
+
+def _failed_next(effect: EffectState) -> NextStep:
+    return {
+        EffectState.UNVERIFIED: NextStep.READ_BACK,
+        EffectState.CONFIRMED: NextStep.STOP_OR_ESCALATE,  # it failed, yet the effect happened
+    }.get(effect, NextStep.FIX_REQUEST)
+
+
+def _timed_out_next(effect: EffectState) -> NextStep:
+    return NextStep.HAND_TO_ACCEPTANCE if effect is EffectState.CONFIRMED else NextStep.NONE
+
+
+def _effect_reason(effect: EffectState) -> list[str]:
+    return {
+        EffectState.CONFIRMED: ["a read-back shows the effect applied"],
+        EffectState.UNKNOWN: ["nothing shows whether the effect happened"],
+        EffectState.UNVERIFIED: ["nothing read the target back"],
+    }.get(effect, [])

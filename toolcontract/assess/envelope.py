@@ -1,0 +1,208 @@
+"""Envelopes: the assessed result of one case, and its two projections.
+
+`model_view` is what a harness would put back into the model's context;
+`evidence` is the full record for a human reviewer. `project` derives both from
+the same facts in one pass, so they carry the same correlation id and cannot
+drift apart; `model_view.omitted` names what the model does not see.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from toolcontract.assess.classify import Classification, classify
+from toolcontract.assess.gates import GATES, Admission, admit
+from toolcontract.assess.registry import Registry
+from toolcontract.model import Case, EffectState, Gate, NextStep, Outcome
+
+MODEL_VIEW_LIMIT = 4000  # characters of a return shown to the model
+
+HINTS = {
+    NextStep.FIX_REQUEST: "Fix the call as the issues say, then call again.",
+    NextStep.REQUEST_APPROVAL: "Ask for an approval that names this tool, target and version; do not call again without it.",
+    NextStep.OBSERVE_TARGET: "Read the target's current state first; do not repeat the call before that.",
+    NextStep.READ_BACK: "Read the target back to confirm the effect before relying on it.",
+    NextStep.STOP_OR_ESCALATE: "Stop and hand this to a person; do not retry.",
+    NextStep.HAND_TO_ACCEPTANCE: "The effect is confirmed; check the task's acceptance criteria.",
+    NextStep.NONE: "",
+}
+
+_ERROR_OUTCOMES = {Outcome.REJECTED, Outcome.REQUIRES_APPROVAL, Outcome.BLOCKED, Outcome.FAILED,
+                   Outcome.CANCELLED, Outcome.EFFECT_UNKNOWN}
+
+
+@dataclass(frozen=True)
+class Envelope:
+    case_id: str
+    correlation_id: str
+    tool: str
+    outcome: Outcome
+    gate: Gate | None
+    effect: EffectState
+    trail: tuple[dict, ...]
+    reasons: tuple[str, ...]
+    unverified_scope: tuple[str, ...]
+    next_step: NextStep
+    model_view: dict
+    evidence: dict
+    expect: dict | None = None
+    source: dict | None = None
+
+    @property
+    def expect_met(self) -> bool:
+        return self.expect is None or bool(self.expect.get("met"))
+
+    def as_dict(self) -> dict:
+        return {
+            "id": self.case_id,
+            "correlation_id": self.correlation_id,
+            "tool": self.tool,
+            "outcome": self.outcome.value,
+            "gate": self.gate.value if self.gate else None,
+            "effect": self.effect.value,
+            "trail": list(self.trail),
+            "reasons": list(self.reasons),
+            "unverified_scope": list(self.unverified_scope),
+            "next_step": self.next_step.value,
+            "model_view": self.model_view,
+            "evidence": self.evidence,
+            "expect": self.expect,
+            "source": self.source,
+        }
+
+
+def is_error(outcome: Outcome, effect: EffectState, at_admission: bool) -> bool:
+    if outcome in _ERROR_OUTCOMES:
+        return True
+    if outcome is Outcome.NEEDS_EVIDENCE:
+        return at_admission  # a refusal; after a return it is a success still to be verified
+    if outcome is Outcome.TIMED_OUT:
+        return effect is not EffectState.CONFIRMED
+    return False
+
+
+def _trail(admission: Admission) -> tuple[dict, ...]:
+    reached = [v.as_dict() for v in admission.trail]
+    done = {v.gate for v in admission.trail}
+    return tuple(reached + [{"gate": g.value, "result": "not_reached"} for g, _ in GATES if g not in done])
+
+
+def _render(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=False, default=str)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def project(case: Case, admission: Admission, result: Classification, correlation_id: str) -> tuple[dict, dict]:
+    """(model_view, evidence) from one case, its admission and its classification."""
+    call, record, observation = admission.call, case.record, case.observation
+    tool = call.tool
+    issues = [i for v in admission.trail for i in v.issues]
+    evidence: dict[str, Any] = {
+        "correlation_id": correlation_id,
+        "candidate": {"id": case.candidate.id, "name": case.candidate.name, "arguments": case.candidate.arguments},
+        "tool": None if tool is None else {
+            "name": tool.name, "version": tool.version,
+            "effect": tool.effect.value if tool.effect else None,
+            "approval": "required" if tool.needs_approval else "not_required",
+            "target": dict(tool.target),
+        },
+        "context": {
+            "now": case.context.now, "environment": case.context.environment,
+            "approvals": list(case.context.approvals), "target": case.context.target,
+            "untrusted_input": case.context.untrusted_input, "sensitive_data": case.context.sensitive_data,
+        },
+        "record": None if record is None else {
+            "call_id": record.call_id, "status": record.status, "sent": record.sent,
+            "result": record.result, "error": record.error,
+        },
+        "observation": None if observation is None else {
+            "call_id": observation.call_id, "target": observation.target, "effect": observation.verdict,
+        },
+        "issues": issues,
+    }
+
+    outcome, at_admission = result.outcome, admission.refusal is not None
+    error = is_error(outcome, result.effect, at_admission)
+    shown: set[str] = {"correlation_id"}
+    truncated = False
+    if at_admission or outcome is Outcome.BLOCKED or (error and record is None):
+        body = {
+            "error": f"{outcome.value}: {result.reasons[0] if result.reasons else outcome.value}",
+            "issues": [f"{i['pointer'] or '/'}: {i['message']}" for i in issues] or list(result.reasons[1:]) or list(result.reasons),
+            "hint": HINTS[result.next_step] or "No action is needed.",
+        }
+        content = json.dumps(body, ensure_ascii=False)
+        shown.add("issues")
+    elif error:
+        detail = (record.error or {}).get("message") if record and isinstance(record.error, dict) else None
+        body = {
+            "error": f"{outcome.value}: {detail or result.reasons[0]}",
+            "issues": list(result.reasons),
+            "hint": HINTS[result.next_step] or "No action is needed.",
+        }
+        content = json.dumps(body, ensure_ascii=False)
+        shown.add("record")
+    elif record is None:  # allowed: admitted, not executed
+        content = "The call was admitted and has not run yet."
+    else:
+        text = _render(record.result)
+        if len(text) > MODEL_VIEW_LIMIT:
+            text, truncated = text[:MODEL_VIEW_LIMIT] + " …[truncated]", True
+        if not text.strip():
+            text = "(the tool returned no content)"
+        if outcome is Outcome.NEEDS_EVIDENCE:
+            text += "\n[unverified: nothing has read the target back yet]"
+        content = text
+        shown.add("record")
+    omitted = [key for key in evidence if key not in shown and evidence[key] not in (None, [], {})]
+    if truncated:
+        omitted.append(f"record.result (cut at {MODEL_VIEW_LIMIT} characters)")
+    model_view = {"correlation_id": correlation_id, "content": content, "is_error": error, "omitted": omitted}
+    return model_view, evidence
+
+
+def _expect(case: Case, result: Classification) -> dict | None:
+    if not case.expect:
+        return None
+    want = {k: v for k, v in case.expect.items() if k in ("outcome", "gate", "effect")}
+    got = {"outcome": result.outcome.value, "gate": result.gate.value if result.gate else None,
+           "effect": result.effect.value}
+    met = all(got[k] == (v if v is None else str(v)) for k, v in want.items())
+    expectation = {"met": met, "want": want}
+    if not met:
+        expectation["got"] = {k: got[k] for k in want}
+    return expectation
+
+
+def assess(case: Case, registry: Registry) -> Envelope:
+    """Admit the candidate, classify what the record and observation prove, and project."""
+    admission = admit(case.candidate, registry, case.context)
+    result = classify(admission, case.record, case.observation)
+    correlation_id = (
+        case.candidate.id
+        or (case.record.call_id if case.record and case.record.call_id else None)
+        or f"case:{case.id}"
+    )
+    model_view, evidence = project(case, admission, result, correlation_id)
+    return Envelope(
+        case_id=case.id,
+        correlation_id=correlation_id,
+        tool=case.candidate.name,
+        outcome=result.outcome,
+        gate=result.gate,
+        effect=result.effect,
+        trail=_trail(admission),
+        reasons=result.reasons,
+        unverified_scope=result.unverified,
+        next_step=result.next_step,
+        model_view=model_view,
+        evidence=evidence,
+        expect=_expect(case, result),
+        source=case.source,
+    )

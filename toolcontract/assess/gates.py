@@ -1,0 +1,342 @@
+"""The admission gates: parse → registry → shape → semantic → target → environment → approval.
+
+Each gate is a small pure function `Call -> Verdict`. `admit` runs them in order,
+keeps the trail, and stops at the first refusal. Nothing here reads a clock, a
+file or the network: time is `context.now`, state is what the context snapshots.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+from toolcontract.assess.registry import Registry, Tool
+from toolcontract.model import Candidate, Context, Gate, Outcome
+from toolcontract.sources.document import join_pointer, resolve_pointer
+
+
+@dataclass(frozen=True)
+class Call:
+    """A candidate made ready for the gates: arguments parsed, tool looked up (exactly)."""
+
+    candidate: Candidate
+    context: Context
+    tool: Tool | None
+    arguments: dict | None
+    parse_problem: str | None = None
+
+    def argument(self, pointer: str | None) -> tuple[bool, Any]:
+        if pointer is None or self.arguments is None:
+            return False, None
+        return resolve_pointer(self.arguments, pointer)
+
+    def target_value(self, key: str) -> str | None:
+        """The call's target id / version / field as a string (ids compare as strings)."""
+        if self.tool is None:
+            return None
+        found, value = self.argument(self.tool.target.get(key))
+        return as_id(value) if found and value is not None else None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    gate: Gate
+    passed: bool
+    reasons: tuple[str, ...] = ()
+    issues: tuple[dict, ...] = ()  # {"pointer": ..., "message": ...}
+    outcome: Outcome | None = None  # a refusal's outcome
+    unverified: tuple[str, ...] = ()  # what a passing gate could not check
+
+    def as_dict(self) -> dict:
+        result: dict[str, Any] = {"gate": self.gate.value, "result": "passed" if self.passed else "refused"}
+        if self.reasons:
+            result["reasons"] = list(self.reasons)
+        if self.issues:
+            result["issues"] = list(self.issues)
+        if self.unverified:
+            result["unverified"] = list(self.unverified)
+        return result
+
+
+def as_id(value: Any) -> str:
+    """Ids and versions compare as strings, so YAML's 7 equals "7" (and true is "true")."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def parse_arguments(raw: Any) -> tuple[dict | None, str | None]:
+    if isinstance(raw, dict):
+        return raw, None
+    if isinstance(raw, str):
+        try:
+            value = json.loads(raw)
+        except (ValueError, RecursionError) as exc:
+            detail = f" ({exc.msg} at line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
+            return None, f"arguments are not valid JSON{detail}"
+        if not isinstance(value, dict):
+            return None, f"arguments must be a JSON object, got {_json_kind(value)}"
+        return value, None
+    return None, f"arguments must be a JSON object, got {_json_kind(raw)}"
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "an array"}.get(type(value), type(value).__name__)
+
+
+def prepare(candidate: Candidate, registry: Registry, context: Context) -> Call:
+    arguments, problem = parse_arguments(candidate.arguments)
+    return Call(candidate, context, registry.get(candidate.name), arguments, problem)
+
+
+def _pass(gate: Gate, *unverified: str) -> Verdict:
+    return Verdict(gate, True, unverified=tuple(unverified))
+
+
+def _refuse(gate: Gate, outcome: Outcome, *reasons: str, issues: tuple[dict, ...] = ()) -> Verdict:
+    return Verdict(gate, False, tuple(reasons), issues, outcome)
+
+
+# ------------------------------------------------------------------- the gates
+
+
+def parse_gate(call: Call) -> Verdict:
+    if call.parse_problem:
+        return _refuse(Gate.PARSE, Outcome.REJECTED, call.parse_problem)
+    return _pass(Gate.PARSE)
+
+
+def registry_gate(call: Call) -> Verdict:
+    if call.tool is None:
+        name = call.candidate.name
+        return _refuse(Gate.REGISTRY, Outcome.REJECTED, f"unknown tool {name!r}: no descriptor has exactly this name")
+    return _pass(Gate.REGISTRY)
+
+
+def shape_gate(call: Call) -> Verdict:
+    tool = call.tool
+    assert tool is not None and call.arguments is not None
+    if tool.input_problem:
+        return _refuse(Gate.SHAPE, Outcome.REJECTED, f"the tool's input_schema cannot be used: {tool.input_problem}")
+    if tool.input_validator is None:
+        return _pass(Gate.SHAPE, "argument shape (the tool has no input_schema)")
+    issues = tuple(
+        {"pointer": join_pointer("", *error.instance_path), "message": error.message}
+        for error in tool.input_validator.iter_errors(call.arguments)
+    )
+    if issues:
+        reasons = tuple(f"{i['pointer'] or '/'}: {i['message']}" for i in issues)
+        return _refuse(Gate.SHAPE, Outcome.REJECTED, *reasons, issues=issues)
+    return _pass(Gate.SHAPE)
+
+
+def semantic_gate(call: Call) -> Verdict:
+    tool = call.tool
+    assert tool is not None
+    reasons: list[str] = []
+    for rule in tool.semantic_rules:
+        if rule.problem:
+            reasons.append(f"{rule.id}: cannot be evaluated ({rule.problem})")
+        elif rule.when.is_valid(call.arguments):
+            if rule.then is not None and not rule.then.is_valid(call.arguments):
+                reasons.append(f"{rule.id}: {rule.message}")
+        elif rule.otherwise is not None and not rule.otherwise.is_valid(call.arguments):
+            reasons.append(f"{rule.id}: {rule.message}")
+    if reasons:
+        return _refuse(Gate.SEMANTIC, Outcome.REJECTED, *reasons)
+    return _pass(Gate.SEMANTIC)
+
+
+def target_gate(call: Call) -> Verdict:
+    tool = call.tool
+    assert tool is not None
+    if "id" not in tool.target:
+        return _pass(Gate.TARGET)
+    call_id = call.target_value("id")
+    if call_id is None:
+        return _refuse(Gate.TARGET, Outcome.REJECTED, f"the call names no target (nothing at {tool.target['id']})")
+    observed = call.context.target
+    if not isinstance(observed, dict):
+        if tool.consequential:
+            return _refuse(Gate.TARGET, Outcome.NEEDS_EVIDENCE,
+                           f"target {call_id!r} was not observed: observe it before deciding, never guess")
+        return _pass(Gate.TARGET, f"state of target {call_id!r} (not observed)")
+    if observed.get("exists") is False:
+        return _refuse(Gate.TARGET, Outcome.REJECTED, f"target {call_id!r} does not exist")
+    if "id" not in observed:
+        return _refuse(Gate.TARGET, Outcome.NEEDS_EVIDENCE if tool.consequential else Outcome.REJECTED,
+                       "the observed target has no id to compare with the call's")
+    if as_id(observed["id"]) != call_id:
+        return _refuse(Gate.TARGET, Outcome.REJECTED,
+                       f"the call names target {call_id!r} but the observed target is {as_id(observed['id'])!r}")
+    if "version" in tool.target:
+        call_version = call.target_value("version")
+        if call_version is None:
+            return _refuse(Gate.TARGET, Outcome.REJECTED,
+                           f"the call carries no expected version (nothing at {tool.target['version']})")
+        if observed.get("version") is None:
+            if tool.consequential:
+                return _refuse(Gate.TARGET, Outcome.NEEDS_EVIDENCE,
+                               f"the observed target {call_id!r} has no version to compare with {call_version!r}")
+            return _pass(Gate.TARGET, f"version of target {call_id!r} (not observed)")
+        if as_id(observed["version"]) != call_version:
+            return _refuse(Gate.TARGET, Outcome.REJECTED,
+                           f"version mismatch: the call expects {call_version!r}, target {call_id!r} is at "
+                           f"{as_id(observed['version'])!r}")
+    return _pass(Gate.TARGET)
+
+
+def environment_gate(call: Call) -> Verdict:
+    tool = call.tool
+    assert tool is not None
+    environment = call.context.environment
+    effect = tool.effect
+    if not isinstance(environment, dict):
+        if tool.consequential:
+            return _refuse(Gate.ENVIRONMENT, Outcome.REJECTED,
+                           "no environment snapshot: nothing says this environment allows a "
+                           f"{effect.value if effect else 'consequential'} effect")
+        return _pass(Gate.ENVIRONMENT, "environment policy (no snapshot)")
+    if effect is None:
+        return _refuse(Gate.ENVIRONMENT, Outcome.REJECTED,
+                       f"tool {tool.name!r} declares no effect class, so no environment can allow it")
+    allows = environment.get("allows")
+    allowed = [a for a in allows if isinstance(a, str)] if isinstance(allows, list) else []
+    if effect.value not in allowed:
+        where = f"environment {as_id(environment['id'])!r}" if environment.get("id") is not None else "the environment"
+        return _refuse(Gate.ENVIRONMENT, Outcome.REJECTED,
+                       f"{where} allows {', '.join(allowed) or 'no effect'}, not {effect.value}")
+    if call.context.untrusted_input and call.context.sensitive_data and tool.consequential:
+        covered, why = find_covering_approval(call)
+        if not covered:
+            return _refuse(Gate.ENVIRONMENT, Outcome.REQUIRES_APPROVAL,
+                           "Rule of Two: untrusted input, sensitive data and a consequential effect together "
+                           f"need a covering approval ({why})")
+    return _pass(Gate.ENVIRONMENT)
+
+
+def approval_gate(call: Call) -> Verdict:
+    tool = call.tool
+    assert tool is not None
+    if not tool.needs_approval:
+        return _pass(Gate.APPROVAL)
+    covered, why = find_covering_approval(call)
+    if covered:
+        return _pass(Gate.APPROVAL)
+    effect = tool.effect.value if tool.effect else "undeclared"
+    return _refuse(Gate.APPROVAL, Outcome.REQUIRES_APPROVAL, f"the {effect} effect needs an approval: {why}")
+
+
+GATES: tuple[tuple[Gate, Callable[[Call], Verdict]], ...] = (
+    (Gate.PARSE, parse_gate),
+    (Gate.REGISTRY, registry_gate),
+    (Gate.SHAPE, shape_gate),
+    (Gate.SEMANTIC, semantic_gate),
+    (Gate.TARGET, target_gate),
+    (Gate.ENVIRONMENT, environment_gate),
+    (Gate.APPROVAL, approval_gate),
+)
+
+
+# --------------------------------------------------------------------- approval
+
+
+def parse_time(value: Any) -> datetime | None:
+    """An ISO 8601 timestamp (naive ones are taken as UTC), or None."""
+    if isinstance(value, datetime):
+        moment = value
+    elif isinstance(value, str):
+        try:
+            moment = datetime.fromisoformat(value.strip().replace("z", "Z"))
+        except ValueError:
+            return None
+    else:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def approval_problem(approval: Any, call: Call) -> str | None:
+    """Why an approval does not cover this call, or None when it does."""
+    tool = call.tool
+    assert tool is not None
+    if not isinstance(approval, dict):
+        return "the approval is not an object"
+    ref = f"approval {as_id(approval['ref'])!r}" if approval.get("ref") is not None else "the approval"
+    if approval.get("tool") != tool.name:
+        return f"{ref} names tool {approval.get('tool')!r}, not {tool.name!r}"
+    if "id" in tool.target:
+        target = call.target_value("id")
+        if approval.get("target") is None or as_id(approval["target"]) != target:
+            return f"{ref} covers target {approval.get('target')!r}, not {target!r}"
+    if "version" in tool.target:
+        version = call.target_value("version")
+        if approval.get("version") is None or as_id(approval["version"]) != version:
+            return f"{ref} covers version {approval.get('version')!r}, not {version!r}"
+    fields = approval.get("fields")
+    if fields is not None and "fields" in tool.target:
+        listed = [as_id(f) for f in (fields if isinstance(fields, list) else [fields])]
+        field_value = call.target_value("fields")
+        if field_value not in listed:
+            return f"{ref} covers fields {listed}, not {field_value!r}"
+    if approval.get("expires") is not None:
+        expires = parse_time(approval["expires"])
+        if expires is None:
+            return f"{ref} has an unreadable expiry {approval['expires']!r}"
+        now = parse_time(call.context.now)
+        if now is None:
+            return f"{ref} expires, and the context gives no `now` to check it against"
+        if not now < expires:
+            return f"{ref} expired at {approval['expires']} (now is {call.context.now})"
+    return None
+
+
+def find_covering_approval(call: Call) -> tuple[bool, str]:
+    """(covered, why not) over every approval in the context."""
+    if not call.context.approvals:
+        return False, "no approval was given"
+    problems = []
+    for approval in call.context.approvals:
+        problem = approval_problem(approval, call)
+        if problem is None:
+            return True, ""
+        problems.append(problem)
+    return False, "; ".join(problems)
+
+
+# ------------------------------------------------------------------- admission
+
+
+@dataclass(frozen=True)
+class Admission:
+    call: Call
+    trail: tuple[Verdict, ...]
+    refusal: Verdict | None = None
+
+    @property
+    def admitted(self) -> bool:
+        return self.refusal is None
+
+    @property
+    def outcome(self) -> Outcome:
+        return self.refusal.outcome if self.refusal is not None else Outcome.ALLOWED  # type: ignore[return-value]
+
+    def unverified(self) -> list[str]:
+        return [item for verdict in self.trail for item in verdict.unverified]
+
+
+def admit(candidate: Candidate, registry: Registry, context: Context = Context()) -> Admission:
+    """Run the gates in order; the first refusal ends admission."""
+    call = prepare(candidate, registry, context)
+    trail: list[Verdict] = []
+    for _, gate in GATES:
+        verdict = gate(call)
+        trail.append(verdict)
+        if not verdict.passed:
+            return Admission(call, tuple(trail), verdict)
+    return Admission(call, tuple(trail))

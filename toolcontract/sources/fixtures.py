@@ -1,0 +1,170 @@
+"""Read invocation fixtures (YAML, JSON, JSONL) into cases, in order, with positions.
+
+A fixture file is checked case by case against schemas/fixture.schema.json, so the
+cases before a malformed one are still assessed; the malformed one raises
+`FixtureError` with its position. JSONL is read one line at a time: memory stays
+flat however long the log is.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from typing import IO, Any, Iterator
+
+from toolcontract.model import Candidate, Case, Context, Observation, Record
+from toolcontract.sources.document import DEFAULT_LIMITS, Document, Limits, LoadError, join_pointer, load_bytes
+
+
+class FixtureError(Exception):
+    """A fixture that cannot be read; str() is `path:line:col: message`."""
+
+    def __init__(self, path: str, line: int, column: int, message: str):
+        super().__init__(f"{path}:{line}:{column}: {message}")
+        self.path, self.line, self.column, self.message = path, line, column, message
+
+
+@functools.cache
+def _validators():
+    from toolcontract.schema_tools import compile_validator
+    from toolcontract.schemas_data import load_schema
+
+    schema = load_schema("fixture.schema.json")
+    case_schema = {"$ref": "#/$defs/case", "$defs": schema["$defs"]}
+    return compile_validator(schema), compile_validator(case_schema)
+
+
+def _first_error(validator, value: Any) -> tuple[tuple, str] | None:
+    if validator.is_valid(value):
+        return None
+    errors = sorted(validator.iter_errors(value), key=lambda e: (-len(e.instance_path), e.message))
+    error = errors[0]
+    return tuple(error.instance_path), error.message
+
+
+def _as_id(value: Any) -> str | None:
+    from toolcontract.assess.gates import as_id
+
+    return None if value is None else as_id(value)
+
+
+def case_from_dict(data: dict, source: dict | None = None) -> Case:
+    """A Case from a structurally valid case mapping."""
+    candidate = data["candidate"]
+    context = data.get("context") or {}
+    approvals = list(context.get("approvals") or ())
+    if context.get("approval"):
+        approvals.insert(0, context["approval"])
+    record = data.get("record")
+    observation = data.get("observation")
+    return Case(
+        id=_as_id(data["id"]) or "",
+        candidate=Candidate(_as_id(candidate.get("id")), candidate["name"], candidate["arguments"]),
+        context=Context(
+            now=context.get("now"),
+            environment=context.get("environment"),
+            approvals=tuple(approvals),
+            target=context.get("target"),
+            untrusted_input=bool(context.get("untrusted_input", False)),
+            sensitive_data=bool(context.get("sensitive_data", False)),
+        ),
+        record=None if record is None else Record(
+            status=record["status"],
+            call_id=_as_id(record.get("call_id")),
+            sent=record.get("sent"),
+            result=record.get("result"),
+            error=record.get("error"),
+        ),
+        observation=None if observation is None else Observation(
+            verdict=observation["effect"],
+            call_id=_as_id(observation.get("call_id")),
+            target=observation.get("target"),
+        ),
+        expect=data.get("expect"),
+        source=source,
+    )
+
+
+@dataclass
+class FixtureFile:
+    """A fixture file's declared tools (paths relative to it) and its cases, read lazily."""
+
+    path: str
+    tools: list[str]
+    cases: Iterator[Case]
+    document: Document | None = None
+
+    def locate(self, pointer: str) -> tuple[int, int]:
+        return self.document.locate(pointer) if self.document is not None else (1, 1)
+
+
+def read_fixture_document(document: Document) -> FixtureFile:
+    path = document.path
+    data = document.data
+    top, case_validator = _validators()
+    if not isinstance(data, dict):
+        raise FixtureError(path, 1, 1, "expected a fixture mapping with `toolcontract: 1` and `cases:`")
+    # the file's frame first (everything but the cases), then the cases one by one
+    frame = {k: v for k, v in data.items() if k != "cases"}
+    frame["cases"] = []
+    problem = _first_error(top, frame)
+    if problem is None and not isinstance(data.get("cases"), list):
+        problem = (("cases",), "`cases` must be a list of cases")
+    if problem is not None:
+        pointer = join_pointer("", *problem[0])
+        line, column = document.locate(pointer)
+        raise FixtureError(path, line, column, problem[1])
+
+    def cases() -> Iterator[Case]:
+        for index, item in enumerate(data["cases"]):
+            pointer = f"/cases/{index}"
+            bad = _first_error(case_validator, item)
+            if bad is not None:
+                line, column = document.locate(join_pointer(pointer, *bad[0]))
+                raise FixtureError(path, line, column, f"case {index + 1}: {bad[1]}")
+            line, _ = document.locate(pointer, "value")
+            yield case_from_dict(item, {"path": path, "line": line})
+
+    return FixtureFile(path, [t for t in data.get("tools") or ()], cases(), document)
+
+
+def read_fixture_bytes(raw: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -> FixtureFile:
+    try:
+        document = load_bytes(raw, path, limits)
+    except LoadError as error:
+        raise FixtureError(path, error.line, error.column, error.message) from None
+    if document.duplicates:
+        dup = document.duplicates[0]
+        raise FixtureError(path, dup.line, dup.column, f"key {dup.key!r} repeats the one at line {dup.first_line}")
+    return read_fixture_document(document)
+
+
+def read_jsonl(stream: IO[bytes], path: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[Case]:
+    """Cases from a JSONL stream, one per non-blank line, read as they are needed."""
+    _, case_validator = _validators()
+    for number, raw in enumerate(stream, 1):
+        if len(raw) > limits.max_bytes:
+            raise FixtureError(path, number, 1, f"line is over the {limits.max_bytes:,}-byte limit")
+        try:
+            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise FixtureError(path, number, exc.start + 1, "invalid UTF-8") from None
+        if not text.strip():
+            continue
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise FixtureError(path, number, exc.colno, f"JSON: {exc.msg}") from None
+        except RecursionError:
+            raise FixtureError(path, number, 1, f"nesting is deeper than {limits.max_depth} levels") from None
+        bad = _first_error(case_validator, data)
+        if bad is not None:
+            column = 1
+            try:
+                document = load_bytes(raw, path, limits)
+                column = document.locate(join_pointer("", *bad[0]))[1]
+            except LoadError as error:
+                raise FixtureError(path, number, error.column, error.message) from None
+            raise FixtureError(path, number, column, bad[1])
+        yield case_from_dict(data, {"path": path, "line": number})
