@@ -38,29 +38,36 @@ class OneLineErrors(TyperGroup):
     """Click prints usage blocks for bad flags; we print one line and exit 2."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        try:
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-            code = code if isinstance(code, int) else EXIT_OK
-        except typer.Exit as exc:
-            code = exc.exit_code
-        except click_errors.UsageError as exc:
-            echo(f"toolcontract: {_one_line(exc.format_message())}", err=True)
-            code = EXIT_USAGE
-        except click_errors.ClickException as exc:
-            echo(f"toolcontract: {_one_line(exc.format_message())}", err=True)
-            code = exc.exit_code
-        except UsageFailure as exc:
-            echo(_one_line(str(exc)), err=True)
-            code = EXIT_USAGE
-        except (typer.Abort, KeyboardInterrupt):
-            echo("toolcontract: aborted", err=True)
-            code = 130
-        except BrokenPipeError:
-            code = EXIT_OK  # e.g. `toolcontract lint . | head`
-            sys.stdout = None  # type: ignore[assignment]  # silence the flush at exit
+        parent_main = super().main
+        code = _exit_code(lambda: parent_main(args, prog_name, complete_var, standalone_mode=False, **extra))
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+def _exit_code(command) -> int:
+    """Run a command; turn what it raises into a one-line message and an exit code."""
+    try:
+        code = command()
+        code = code if isinstance(code, int) else EXIT_OK
+    except typer.Exit as exc:
+        code = exc.exit_code
+    except click_errors.UsageError as exc:
+        echo(f"toolcontract: {_one_line(exc.format_message())}", err=True)
+        code = EXIT_USAGE
+    except click_errors.ClickException as exc:
+        echo(f"toolcontract: {_one_line(exc.format_message())}", err=True)
+        code = exc.exit_code
+    except UsageFailure as exc:
+        echo(_one_line(str(exc)), err=True)
+        code = EXIT_USAGE
+    except (typer.Abort, KeyboardInterrupt):
+        echo("toolcontract: aborted", err=True)
+        code = 130
+    except BrokenPipeError:
+        code = EXIT_OK  # e.g. `toolcontract lint . | head`
+        sys.stdout = None  # type: ignore[assignment]  # silence the flush at exit
+    return code
 
 
 def _one_line(text: str) -> str:
@@ -170,6 +177,19 @@ def lint(
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings reach --fail-on."),
 ) -> None:
     """Lint tool descriptors: report what makes a contract unclear, unportable or unsafe."""
+    code = run_lint(paths, select, ignore, fail_on.value, output_format.value if output_format else None, exit_zero)
+    raise typer.Exit(code)
+
+
+def run_lint(
+    paths: List[str],
+    select: Optional[List[str]],
+    ignore: Optional[List[str]],
+    fail_on: str,
+    output_format: Optional[str],
+    exit_zero: bool,
+) -> int:
+    """`lint` after its arguments are parsed (by Typer, or by `_plain_lint_arguments`): the exit code."""
     from toolcontract.lint.engine import Selection, SelectionError, all_rules, lint_files
     from toolcontract.model import Severity
     from toolcontract.report import lint_reporter
@@ -182,11 +202,11 @@ def lint(
         raise click_errors.UsageError(str(exc)) from None
     files = list(read_inputs(paths, DEFAULT_LIMITS.max_bytes))
     result = lint_files(files, selection, DEFAULT_LIMITS)
-    lint_reporter((output_format or _default_format()).value)(result, sys.stdout)
+    lint_reporter(output_format or _default_format().value)(result, sys.stdout)
     sys.stdout.flush()
-    threshold = Severity.parse(fail_on.value)
+    threshold = Severity.parse(fail_on)
     failed = any(f.severity >= threshold for f in result.findings)
-    raise typer.Exit(EXIT_FINDINGS if failed and not exit_zero else EXIT_OK)
+    return EXIT_FINDINGS if failed and not exit_zero else EXIT_OK
 
 
 @app.command()
@@ -318,5 +338,54 @@ def _read_fixture(path: str, max_bytes: int) -> bytes:
         return handle.read(max_bytes + 1)
 
 
+# `lint` options the fast path parses: option -> (keyword, allowed values or None for any)
+_LINT_OPTIONS = {
+    "--select": ("select", None),
+    "--ignore": ("ignore", None),
+    "--fail-on": ("fail_on", frozenset(f.value for f in FailOn)),
+    "--format": ("output_format", frozenset(f.value for f in Format)),
+}
+
+
+def _plain_lint_arguments(argv: list[str]) -> Optional[dict]:
+    """`lint` arguments when argv is plain: `lint`, paths, and known options each with a
+    valid value. Anything else (help, a bad or unknown flag, `--`, another command)
+    is None, and Typer parses it.
+
+    Typer builds a pydantic validator for every parameter it parses, and importing
+    pydantic costs more than linting a file; a plain `lint` call does not need it.
+    """
+    if not argv or argv[0] != "lint" or os.name == "nt" or "_TOOLCONTRACT_COMPLETE" in os.environ:
+        return None  # click expands wildcards on Windows and serves shell completion: let it
+    parsed: dict = {"paths": [], "select": None, "ignore": None, "fail_on": FailOn.error.value,
+                    "output_format": None, "exit_zero": False}
+    tokens = iter(argv[1:])
+    for token in tokens:
+        if token == "--exit-zero":
+            parsed["exit_zero"] = True
+        elif token.startswith("-") and token != "-":
+            name, equals, value = token.partition("=")
+            if name not in _LINT_OPTIONS:
+                return None
+            if not equals:
+                value = next(tokens, None)
+                if value is None or (value.startswith("-") and value != "-"):
+                    return None
+            keyword, allowed = _LINT_OPTIONS[name]
+            if not value or (allowed is not None and value not in allowed):
+                return None
+            if allowed is None:
+                parsed[keyword] = [*(parsed[keyword] or ()), value]
+            else:
+                parsed[keyword] = value
+        else:
+            parsed["paths"].append(token)
+    return parsed if parsed["paths"] else None
+
+
 def main() -> None:
-    app()
+    arguments = _plain_lint_arguments(sys.argv[1:])
+    if arguments is None:
+        app()
+        return
+    sys.exit(_exit_code(lambda: run_lint(**arguments)))

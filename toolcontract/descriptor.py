@@ -79,7 +79,8 @@ def model_description(tool: ToolView) -> str:
     when = tool.text("when_to_use")
     if when:
         parts.append(_sentence(f"Use it when: {when.strip()}"))
-    non_goals = [g for g in tool.get("non_goals") or () if isinstance(g, str) and g.strip()]
+    goals = tool.get("non_goals")  # TC002 reports a non-list; never iterate a string or a number
+    non_goals = [g for g in goals if isinstance(g, str) and g.strip()] if isinstance(goals, list) else []
     if non_goals:
         parts.append("Do not use it for the following. " + " ".join(_sentence(g) for g in non_goals))
     return " ".join(parts)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolcontract.assess.gates import Admission, as_id
+from toolcontract.assess.gates import GATES, Admission, as_id
 from toolcontract.model import EffectState, Gate, NextStep, Observation, Outcome, Record
 
 TASK_ACCEPTANCE = "task acceptance"
@@ -45,7 +45,7 @@ def effective_sent(record: Record) -> bool | None:
         return record.sent
     if record.sent == "unknown":
         return None
-    layer = (record.error or {}).get("layer")
+    layer = record.error.get("layer") if isinstance(record.error, dict) else None
     if record.status == "returned" or (record.status == "error" and layer in ("protocol", "execution")):
         return True
     return None
@@ -64,7 +64,7 @@ def classify(admission: Admission, record: Record | None, observation: Observati
     # ---- admission refused
     if refusal is not None:
         reached = {v.gate for v in admission.trail}
-        later = [g.value for g, _ in _gates() if g not in reached]
+        later = [g.value for g, _ in GATES if g not in reached]
         if later:
             unverified.append(f"gates not reached: {', '.join(later)}")
         if record is not None:
@@ -93,7 +93,7 @@ def classify(admission: Admission, record: Record | None, observation: Observati
                      ["execution (the call has not run)", *unverified])
 
     reasons: list[str] = []
-    candidate_id = call.candidate.id
+    candidate_id = None if call.candidate.id is None else as_id(call.candidate.id)  # ids compare as strings
     target_id = call.target_value("id")
 
     # ---- 1. correlation
@@ -118,7 +118,8 @@ def classify(admission: Admission, record: Record | None, observation: Observati
     if conflicts:
         return _done(Outcome.BLOCKED, EffectState.UNKNOWN, NextStep.STOP_OR_ESCALATE,
                      ["correlation conflict: " + c for c in conflicts], ["effect on the target", *unverified])
-    if readback is not None and readback.verdict == "conflict":
+    # the observer's `conflict` verdict blocks whether or not it names the target id (DESIGN §2)
+    if observation is not None and observation.verdict == "conflict":
         return _done(Outcome.BLOCKED, EffectState.CONTRADICTED, NextStep.STOP_OR_ESCALATE,
                      ["the observer reports a conflict on the target"], unverified)
 
@@ -151,7 +152,9 @@ def classify(admission: Admission, record: Record | None, observation: Observati
     detail = f": {message}" if message else ""
 
     # ---- 3. timeout, transport error, or unknown whether it was sent
-    if record.status == "timeout" or (record.status == "error" and layer == "transport") or sent is None:
+    unknown_send = record.status == "timeout" or (record.status == "error" and layer == "transport") or sent is None
+    if unknown_send and not (record.status == "returned" and decided() is not None):
+        # (a return whose effect is decided anyway is judged as a return, below)
         what = ("the call timed out" if record.status == "timeout"
                 else f"transport error{detail}" if layer == "transport"
                 else "it is unknown whether the request was sent")
@@ -193,12 +196,6 @@ def classify(admission: Admission, record: Record | None, observation: Observati
                      ["fields the read-back did not cover", *unverified])
     return _done(Outcome.BLOCKED, EffectState.CONTRADICTED, NextStep.STOP_OR_ESCALATE,
                  ["the tool returned success, but the read-back reports the effect not applied"], unverified)
-
-
-def _gates():
-    from toolcontract.assess.gates import GATES
-
-    return GATES
 
 
 def _failure_effect(consequential: bool, sent: bool | None, readback: Observation | None) -> EffectState:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolcontract.assess.classify import Classification, classify
-from toolcontract.assess.gates import GATES, Admission, admit
+from toolcontract.assess.gates import GATES, Admission, admit, as_id
 from toolcontract.assess.registry import Registry
 from toolcontract.model import Case, EffectState, Gate, NextStep, Outcome
 
@@ -59,13 +59,13 @@ class Envelope:
             "id": self.case_id,
             "correlation_id": self.correlation_id,
             "tool": self.tool,
-            "outcome": self.outcome.value,
-            "gate": self.gate.value if self.gate else None,
-            "effect": self.effect.value,
+            "outcome": self.outcome,  # StrEnum members serialise as their strings
+            "gate": self.gate,
+            "effect": self.effect,
             "trail": list(self.trail),
             "reasons": list(self.reasons),
             "unverified_scope": list(self.unverified_scope),
-            "next_step": self.next_step.value,
+            "next_step": self.next_step,
             "model_view": self.model_view,
             "evidence": self.evidence,
             "expect": self.expect,
@@ -86,7 +86,7 @@ def is_error(outcome: Outcome, effect: EffectState, at_admission: bool) -> bool:
 def _trail(admission: Admission) -> tuple[dict, ...]:
     reached = [v.as_dict() for v in admission.trail]
     done = {v.gate for v in admission.trail}
-    return tuple(reached + [{"gate": g.value, "result": "not_reached"} for g, _ in GATES if g not in done])
+    return tuple(reached + [{"gate": g, "result": "not_reached"} for g, _ in GATES if g not in done])
 
 
 def _render(value: Any) -> str:
@@ -184,11 +184,11 @@ def assess(case: Case, registry: Registry) -> Envelope:
     """Admit the candidate, classify what the record and observation prove, and project."""
     admission = admit(case.candidate, registry, case.context)
     result = classify(admission, case.record, case.observation)
-    correlation_id = (
+    correlation_id = as_id(
         case.candidate.id
         or (case.record.call_id if case.record and case.record.call_id else None)
         or f"case:{case.id}"
-    )
+    )  # always a string: ids compare (and are reported) as strings
     model_view, evidence = project(case, admission, result, correlation_id)
     return Envelope(
         case_id=case.id,

@@ -19,13 +19,15 @@ from toolcontract.sources.document import join_pointer, resolve_pointer
 
 @dataclass(frozen=True)
 class Call:
-    """A candidate made ready for the gates: arguments parsed, tool looked up (exactly)."""
+    """A candidate made ready for the gates: arguments parsed, tool looked up (exactly),
+    and the call's target id / version / field read once through the tool's pointers."""
 
     candidate: Candidate
     context: Context
     tool: Tool | None
     arguments: dict | None
     parse_problem: str | None = None
+    targets: dict[str, str | None] = field(default_factory=dict)
 
     def argument(self, pointer: str | None) -> tuple[bool, Any]:
         if pointer is None or self.arguments is None:
@@ -34,10 +36,7 @@ class Call:
 
     def target_value(self, key: str) -> str | None:
         """The call's target id / version / field as a string (ids compare as strings)."""
-        if self.tool is None:
-            return None
-        found, value = self.argument(self.tool.target.get(key))
-        return as_id(value) if found and value is not None else None
+        return self.targets.get(key)
 
 
 @dataclass(frozen=True)
@@ -50,7 +49,7 @@ class Verdict:
     unverified: tuple[str, ...] = ()  # what a passing gate could not check
 
     def as_dict(self) -> dict:
-        result: dict[str, Any] = {"gate": self.gate.value, "result": "passed" if self.passed else "refused"}
+        result: dict[str, Any] = {"gate": str(self.gate), "result": "passed" if self.passed else "refused"}
         if self.reasons:
             result["reasons"] = list(self.reasons)
         if self.issues:
@@ -92,10 +91,21 @@ def _json_kind(value: Any) -> str:
 
 def prepare(candidate: Candidate, registry: Registry, context: Context) -> Call:
     arguments, problem = parse_arguments(candidate.arguments)
-    return Call(candidate, context, registry.get(candidate.name), arguments, problem)
+    tool = registry.get(candidate.name)
+    targets: dict[str, str | None] = {}
+    if tool is not None and arguments is not None:
+        for key, pointer in tool.target.items():
+            found, value = resolve_pointer(arguments, pointer)
+            targets[key] = as_id(value) if found and value is not None else None
+    return Call(candidate, context, tool, arguments, problem, targets)
+
+
+_PASSED: dict[Gate, Verdict] = {}  # filled below: one shared passing verdict per gate
 
 
 def _pass(gate: Gate, *unverified: str) -> Verdict:
+    if not unverified:
+        return _PASSED[gate]
     return Verdict(gate, True, unverified=tuple(unverified))
 
 
@@ -232,6 +242,8 @@ def approval_gate(call: Call) -> Verdict:
     effect = tool.effect.value if tool.effect else "undeclared"
     return _refuse(Gate.APPROVAL, Outcome.REQUIRES_APPROVAL, f"the {effect} effect needs an approval: {why}")
 
+
+_PASSED.update((gate, Verdict(gate, True)) for gate in Gate)
 
 GATES: tuple[tuple[Gate, Callable[[Call], Verdict]], ...] = (
     (Gate.PARSE, parse_gate),

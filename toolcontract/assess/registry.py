@@ -6,6 +6,7 @@ call), so a registry is built once per run and shared by every case.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
@@ -39,12 +40,12 @@ class Tool:
     has_input_schema: bool = False
     data: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
-    @property
+    @functools.cached_property
     def consequential(self) -> bool:
         """Unknown effect counts as consequential: the worst case, never the best."""
         return self.effect is None or self.effect.consequential
 
-    @property
+    @functools.cached_property
     def needs_approval(self) -> bool:
         if self.approval == "required":
             return True

@@ -8,7 +8,12 @@ from toolcontract.model import Severity
 
 # C0/C1 controls (terminal escapes), plus invisible format characters that could
 # reorder or hide text on a terminal (bidi controls, zero-width characters, tags).
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\U000e0000-\U000e007f]")
+UNSAFE_CHARACTERS = (
+    "\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 (but tab and newline) and C1 controls: terminal escapes
+    "\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"  # invisible, bidi
+    "\U000e0000-\U000e007f"  # tag characters (hidden ASCII)
+)
+_UNSAFE = re.compile(f"[{UNSAFE_CHARACTERS}]")
 
 
 def printable(text: str, *, keep_newlines: bool = False) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
+from toolcontract import jsoncodec
 from toolcontract.report.common import AssessReporter, lint_summary
 
 
@@ -14,8 +15,7 @@ def render_lint(result, stream: TextIO) -> None:
         "findings": [f.as_dict() for f in result.findings],
         "summary": lint_summary(result),
     }
-    json.dump(document, stream, ensure_ascii=False, indent=2)
-    stream.write("\n")
+    stream.write(jsoncodec.dumps(document, indent=2) + "\n")
 
 
 class AssessReport(AssessReporter):
@@ -28,7 +28,7 @@ class AssessReport(AssessReporter):
 
     def case(self, envelope) -> None:
         super().case(envelope)
-        self.stream.write(("\n" if self._first else ",\n") + json.dumps(envelope.as_dict(), ensure_ascii=False, default=str))
+        self.stream.write(("\n" if self._first else ",\n") + jsoncodec.dumps(envelope.as_dict()))
         self._first = False
 
     def finish(self, error: str | None = None) -> None:

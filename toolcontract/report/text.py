@@ -31,8 +31,8 @@ class AssessReport(AssessReporter):
             f"next={envelope.next_step.value}"
         )
         if not envelope.expect_met:
-            want = " ".join(f"{k}={v}" for k, v in envelope.expect["want"].items())
-            got = " ".join(f"{k}={v}" for k, v in envelope.expect["got"].items())
+            want = " ".join(f"{k}={v or '-'}" for k, v in envelope.expect["want"].items())
+            got = " ".join(f"{k}={v or '-'}" for k, v in envelope.expect["got"].items())
             line += f" EXPECT-FAILED want {want} got {got}"
         self.stream.write(line + "\n")
         if self.verbose:

@@ -14,6 +14,7 @@ checked while reading, so a hostile file cannot exhaust memory or time.
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -80,10 +81,11 @@ def join_pointer(base: str, *tokens: str | int) -> str:
     return base
 
 
-def split_pointer(pointer: str) -> list[str]:
+@functools.lru_cache(maxsize=4096)
+def split_pointer(pointer: str) -> tuple[str, ...]:
     if not pointer:
-        return []
-    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
+        return ()
+    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
 
 
 def resolve_pointer(data: Any, pointer: str) -> tuple[bool, Any]:
@@ -118,6 +120,7 @@ class Document:
     # pointer -> (line, column), 1-based; filled eagerly for YAML, lazily for JSON
     _values: dict[str, tuple[int, int]] | None = None
     _keys: dict[str, tuple[int, int]] | None = None
+    _lines: list[str] | None = field(default=None, repr=False)
 
     def _ensure_positions(self) -> None:
         if self._values is None:
@@ -149,8 +152,13 @@ class Document:
             anchor = "value"
 
     def line_text(self, line: int) -> str:
-        lines = self.text.splitlines()
-        return lines[line - 1] if 0 < line <= len(lines) else ""
+        # split once, and at the parser's own line breaks: JSON positions count only "\n"
+        # (U+2028 or NEL inside a JSON string is no break); libyaml also breaks at \r, NEL, U+2028/9
+        if self._lines is None:
+            json_text = looks_like_json(self.path, self.text)
+            self._lines = self.text.split("\n") if json_text else self.text.splitlines()
+        lines = self._lines
+        return lines[line - 1].removesuffix("\r") if 0 < line <= len(lines) else ""
 
 
 # --------------------------------------------------------------------- reading
@@ -210,6 +218,7 @@ _CORE_INF = re.compile(r"[-+]?\.(inf|Inf|INF)\Z")
 _CORE_NAN = re.compile(r"\.(nan|NaN|NAN)\Z")
 _MAYBE_TYPED = frozenset("-+.0123456789~nNtTfF")
 _TAG = "tag:yaml.org,2002:"
+_COLLECTION_TAGS = frozenset(("!", _TAG + "map", _TAG + "seq", _TAG + "omap"))
 
 
 def _resolve_plain(value: str) -> Any:
@@ -259,15 +268,6 @@ def _tagged(tag: str, value: str, mark) -> Any:
     raise LoadError(f"unsupported YAML tag {tag!r}: only the core schema's tags are read", mark.line + 1, mark.column + 1)
 
 
-def _scalar(event) -> Any:
-    tag = event.tag
-    if tag is not None and tag != "!":
-        return _tagged(tag, event.value, event.start_mark)
-    if tag is None and event.implicit[0]:  # a plain (unquoted) scalar
-        return _resolve_plain(event.value)
-    return event.value
-
-
 def _yaml_error(exc: yaml.YAMLError, text: str) -> LoadError:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
@@ -287,78 +287,107 @@ def _yaml_error(exc: yaml.YAMLError, text: str) -> LoadError:
 
 
 def _load_yaml(text: str, path: str, limits: Limits) -> Document:
+    # One pass over libyaml's events. This loop runs once per node of every file,
+    # so it keeps state in locals: the open container, its pointer, whether it is
+    # a mapping, and the pending key (its pointer and position) of that mapping.
     values: dict[str, tuple[int, int]] = {}
     keys: dict[str, tuple[int, int]] = {}
     duplicates: list[DuplicateKey] = []
     anchors: dict[str, tuple[Any, int]] = {}  # name -> (value, node count)
     pending: set[str] = set()  # anchors whose node is still open (recursion)
-    # frame: [container, pointer, key|None, key_pos, seen{key: pos}, anchor, start_count]
-    stack: list[list] = []
+    # saved frames of the enclosing containers:
+    # (container, pointer, is_map, key_pointer, anchor, start_count)
+    stack: list[tuple] = []
+    container: Any = None  # the open container; None at the top level
+    base = ""  # its pointer
+    is_map = False
+    key_pointer: str | None = None  # in a mapping: the pointer of the member whose key was just read
+    key_name: Any = None
+    key_pos: tuple[int, int] = (1, 1)
+    frame_anchor: str | None = None
+    frame_start = 0
     nodes = 0
     expanded = 0
     documents = 0
     root: Any = None
     max_depth = limits.max_depth
+    max_alias_nodes = limits.max_alias_nodes
+    scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
+    mapping_start, sequence_start = yaml.MappingStartEvent, yaml.SequenceStartEvent
+    mapping_end, sequence_end = yaml.MappingEndEvent, yaml.SequenceEndEvent
+    maybe_typed, resolve_plain = _MAYBE_TYPED, _resolve_plain
 
     parser = None
     try:
         parser = _EventParser(text)
+        get_event = parser.get_event
         while True:
-            event = parser.get_event()
+            event = get_event()
             if event is None:
                 break
             cls = type(event)
-            if cls is yaml.DocumentStartEvent:
-                documents += 1
-                if documents > 1:
-                    m = event.start_mark
-                    raise LoadError("more than one YAML document in the file; put one per file", m.line + 1, m.column + 1)
+            if cls is mapping_end or cls is sequence_end:
+                if frame_anchor is not None:
+                    anchors[frame_anchor] = (container, nodes - frame_start)
+                    pending.discard(frame_anchor)
+                container, base, is_map, key_pointer, frame_anchor, frame_start = stack.pop()
                 continue
-            if cls in (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent):
-                continue
-            if cls is yaml.MappingEndEvent or cls is yaml.SequenceEndEvent:
-                frame = stack.pop()
-                if frame[5] is not None:
-                    anchors[frame[5]] = (frame[0], nodes - frame[6])
-                    pending.discard(frame[5])
-                continue
+            if cls is not scalar_event and cls is not alias_event and cls is not mapping_start \
+                    and cls is not sequence_start:
+                if cls is yaml.DocumentStartEvent:
+                    documents += 1
+                    if documents > 1:
+                        m = event.start_mark
+                        raise LoadError("more than one YAML document in the file; put one per file", m.line + 1, m.column + 1)
+                continue  # stream start and end, document end
 
             mark = event.start_mark
             pos = (mark.line + 1, mark.column + 1)
             # the slot this event fills: mapping key, mapping value or sequence item
-            if stack:
-                top = stack[-1]
-                container = top[0]
-                if type(container) is dict and top[2] is None:
-                    # a mapping key
-                    if cls is not yaml.ScalarEvent:
+            if is_map:
+                if key_pointer is None:  # a mapping key
+                    if cls is not scalar_event:
                         raise LoadError("mapping keys must be plain scalars, not collections or aliases", *pos)
-                    key = event.value
-                    seen = top[4]
-                    if key in seen:
-                        first = seen[key]
-                        duplicates.append(
-                            DuplicateKey(join_pointer(top[1], key), key, pos[0], pos[1], first[0], first[1])
-                        )
-                    seen[key] = pos
-                    top[2] = key
-                    top[3] = pos
+                    key_name = event.value
+                    key_pointer = f"{base}/{key_name.replace('~', '~0').replace('/', '~1')}" \
+                        if ("~" in key_name or "/" in key_name) else f"{base}/{key_name}"
+                    if key_name in container:  # every earlier key already has its value
+                        first = keys[key_pointer]
+                        duplicates.append(DuplicateKey(key_pointer, key_name, pos[0], pos[1], first[0], first[1]))
+                    key_pos = pos
                     continue
-                if type(container) is dict:
-                    pointer = f"{top[1]}/{escape_token(top[2])}"
-                    keys[pointer] = top[3]
-                else:
-                    pointer = f"{top[1]}/{len(container)}"
-                    keys[pointer] = pos
+                pointer = key_pointer
+                keys[pointer] = key_pos
+            elif container is not None:
+                pointer = f"{base}/{len(container)}"
+                keys[pointer] = pos
             else:
                 pointer = ""
 
-            if cls is yaml.ScalarEvent:
-                value = _scalar(event)
+            if cls is scalar_event:
+                tag = event.tag
+                if tag is None:
+                    value = event.value
+                    if event.implicit[0] and (not value or value[0] in maybe_typed):  # a plain scalar
+                        value = resolve_plain(value)
+                elif tag == "!":
+                    value = event.value
+                else:
+                    value = _tagged(tag, event.value, mark)
                 nodes += 1
                 if event.anchor is not None:
                     anchors[event.anchor] = (value, 1)
-            elif cls is yaml.AliasEvent:
+                values[pointer] = pos
+                if is_map:
+                    container[key_name] = value
+                    key_pointer = None
+                elif container is not None:
+                    container.append(value)
+                else:
+                    root = value
+                continue
+
+            if cls is alias_event:
                 name = event.anchor
                 if name in pending:
                     raise LoadError(f"alias *{name} refers to a node that contains it (recursive alias)", *pos)
@@ -367,36 +396,41 @@ def _load_yaml(text: str, path: str, limits: Limits) -> Document:
                 value, size = anchors[name]
                 expanded += size
                 nodes += size
-                if expanded > limits.max_alias_nodes:
-                    raise LoadError(
-                        f"aliases expand to over {limits.max_alias_nodes:,} nodes (alias bomb?)", *pos
-                    )
-            elif cls is yaml.MappingStartEvent or cls is yaml.SequenceStartEvent:
-                if event.tag is not None and event.tag not in ("!", _TAG + "map", _TAG + "seq", _TAG + "omap"):
-                    raise LoadError(f"unsupported YAML tag {event.tag!r}: only the core schema's tags are read", *pos)
-                if len(stack) >= max_depth:
-                    raise LoadError(f"nesting is deeper than {max_depth} levels", *pos)
-                nodes += 1
-                value = {} if cls is yaml.MappingStartEvent else []
-                if event.anchor is not None:
-                    pending.add(event.anchor)
-            else:  # pragma: no cover - no other event kinds exist
-                raise LoadError(f"unexpected YAML event {cls.__name__}", *pos)
-
-            values[pointer] = pos
-            if stack:
-                top = stack[-1]
-                if type(top[0]) is dict:
-                    top[0][top[2]] = value
-                    top[2] = None
+                if expanded > max_alias_nodes:
+                    raise LoadError(f"aliases expand to over {max_alias_nodes:,} nodes (alias bomb?)", *pos)
+                values[pointer] = pos
+                if is_map:
+                    container[key_name] = value
+                    key_pointer = None
+                elif container is not None:
+                    container.append(value)
                 else:
-                    top[0].append(value)
+                    root = value
+                continue
+
+            # a mapping or sequence starts
+            tag = event.tag
+            if tag is not None and tag not in _COLLECTION_TAGS:
+                raise LoadError(f"unsupported YAML tag {tag!r}: only the core schema's tags are read", *pos)
+            if len(stack) >= max_depth:
+                raise LoadError(f"nesting is deeper than {max_depth} levels", *pos)
+            nodes += 1
+            value = {} if cls is mapping_start else []
+            anchor = event.anchor
+            if anchor is not None:
+                pending.add(anchor)
+            values[pointer] = pos
+            if is_map:
+                container[key_name] = value
+                key_pointer = None
+            elif container is not None:
+                container.append(value)
             else:
                 root = value
-            if cls is yaml.MappingStartEvent:
-                stack.append([value, pointer, None, None, {}, event.anchor, nodes])
-            elif cls is yaml.SequenceStartEvent:
-                stack.append([value, pointer, None, None, None, event.anchor, nodes])
+            stack.append((container, base, is_map, key_pointer, frame_anchor, frame_start))
+            container, base, is_map, key_pointer, frame_anchor, frame_start = (
+                value, pointer, cls is mapping_start, None, anchor, nodes
+            )
     except yaml.YAMLError as exc:
         raise _yaml_error(exc, text) from None
     except RecursionError:  # pragma: no cover - the depth limit comes first

@@ -13,6 +13,8 @@ import json
 from dataclasses import dataclass
 from typing import IO, Any, Iterator
 
+from toolcontract import jsoncodec
+from toolcontract.assess.gates import as_id
 from toolcontract.model import Candidate, Case, Context, Observation, Record
 from toolcontract.sources.document import DEFAULT_LIMITS, Document, Limits, LoadError, join_pointer, load_bytes
 
@@ -44,9 +46,9 @@ def _first_error(validator, value: Any) -> tuple[tuple, str] | None:
 
 
 def _as_id(value: Any) -> str | None:
-    from toolcontract.assess.gates import as_id
-
-    return None if value is None else as_id(value)
+    if value is None or type(value) is str:
+        return value
+    return as_id(value)
 
 
 def case_from_dict(data: dict, source: dict | None = None) -> Case:
@@ -146,14 +148,14 @@ def read_jsonl(stream: IO[bytes], path: str, limits: Limits = DEFAULT_LIMITS) ->
     for number, raw in enumerate(stream, 1):
         if len(raw) > limits.max_bytes:
             raise FixtureError(path, number, 1, f"line is over the {limits.max_bytes:,}-byte limit")
-        try:
-            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-        except UnicodeDecodeError as exc:
-            raise FixtureError(path, number, exc.start + 1, "invalid UTF-8") from None
-        if not text.strip():
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        if not raw.strip():
             continue
         try:
-            data = json.loads(text)
+            data = jsoncodec.loads(raw)
+        except UnicodeDecodeError as exc:
+            raise FixtureError(path, number, exc.start + 1, "invalid UTF-8") from None
         except json.JSONDecodeError as exc:
             raise FixtureError(path, number, exc.colno, f"JSON: {exc.msg}") from None
         except RecursionError:

@@ -89,7 +89,7 @@ def effect_missing(tool: ToolView) -> Iterator[Hit]:
         "ones are not contradictions (see the MCP portability rules for their defaults)."
     ),
     examples=(
-        Bad(_GOOD_WRITE + "annotations:\n  readOnlyHint: true\n", line=16),
+        Bad(_GOOD_WRITE + "annotations:\n  readOnlyHint: true\n", line=15),
         Bad("toolcontract: 1\nname: weather_current\neffect: read\nannotations: {readOnlyHint: false}\n", line=4),
         Good(_GOOD_WRITE + "annotations: {readOnlyHint: false, destructiveHint: false}\n"),
     ),
@@ -185,7 +185,7 @@ def target_version_missing(tool: ToolView) -> Iterator[Hit]:
     if isinstance(target, dict) and isinstance(target.get("version"), str):
         return
     where = ("target",) if isinstance(target, dict) else ()
-    yield Hit(where, f"a {tool.effect.value} tool without `target.version`: name the argument that carries the "
+    yield Hit(where, f"{tool.effect.value} tool without `target.version`: name the argument that carries the "
               "version observed before the write", anchor="key" if where else "value")
 
 
@@ -207,7 +207,7 @@ def target_version_missing(tool: ToolView) -> Iterator[Hit]:
 )
 def approval_waived(tool: ToolView) -> Iterator[Hit]:
     if tool.effect in (Effect.IRREVERSIBLE_WRITE, Effect.OPEN_WORLD) and tool.get("approval") == "not_required":
-        yield Hit(("approval",), f"approval is waived on a {tool.effect.value} tool")
+        yield Hit(("approval",), f"approval is waived on an {tool.effect.value} tool")
 
 
 def pointer_in_schema(schema: object, pointer: str) -> bool:

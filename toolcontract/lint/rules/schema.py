@@ -1,1 +1,986 @@
-"""TC4xx: input and output schemas — valid JSON Schema 2020-12 a model can fill in."""
+"""TC4xx: input and output schemas — valid JSON Schema 2020-12 a model can fill in.
+
+The rules read `input_schema`, `output_schema` and the `if`/`then`/`else` schemas of
+`semantic_rules`. Values of the wrong type (a string where a schema belongs, a list of
+properties) are TC002's; these rules skip them and check whatever else they can.
+Nothing is ever fetched: `$ref`s are resolved inside the schema they are written in.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+from urllib.parse import unquote, urljoin
+
+from toolcontract.descriptor import ToolView
+from toolcontract.lint.engine import Bad, Good, Hit, rule
+from toolcontract.model import Severity
+from toolcontract.schema_tools import (
+    META_2020_12,
+    SchemaError,
+    compile_validator,
+    instance_errors,
+    is_valid_schema,
+    metaschema_errors,
+    types_of,
+)
+from toolcontract.sources.document import join_pointer, resolve_pointer
+
+JSON_TYPES = frozenset(("array", "boolean", "integer", "null", "number", "object", "string"))
+DIALECTS_2020_12 = frozenset((META_2020_12, META_2020_12 + "#"))
+KNOWN_DIALECTS = {
+    "json-schema.org/draft-03/schema": "draft-03",
+    "json-schema.org/draft-04/schema": "draft-04",
+    "json-schema.org/draft-06/schema": "draft-06",
+    "json-schema.org/draft-07/schema": "draft-07",
+    "json-schema.org/draft/2019-09/schema": "2019-09",
+    "json-schema.org/draft/2020-12/schema": "2020-12",
+}
+
+# How a subschema applies. In-place applicators and conditions apply to the same
+# instance as their parent; every other schema keyword applies to a new one.
+IN_PLACE = frozenset(("allOf", "anyOf", "oneOf", "then", "else", "dependentSchemas"))
+CONDITIONS = frozenset(("if", "not"))
+# keyword -> (form, token of the instance location its subschemas apply to; None: the same instance)
+_KEYWORDS: dict[str, tuple[str, str | None]] = {
+    "not": ("one", None), "if": ("one", None), "then": ("one", None), "else": ("one", None),
+    "additionalProperties": ("one", "*"), "unevaluatedProperties": ("one", "*"),
+    "propertyNames": ("one", "~name"), "items": ("one", "[]"), "additionalItems": ("one", "[]"),
+    "unevaluatedItems": ("one", "[]"), "contains": ("one", "[]"), "contentSchema": ("one", "~content"),
+    "properties": ("map", "properties"), "patternProperties": ("map", "patternProperties"),
+    "dependentSchemas": ("map", None), "$defs": ("map", "$defs"), "definitions": ("map", "$defs"),
+    "allOf": ("list", None), "anyOf": ("list", None), "oneOf": ("list", None), "prefixItems": ("list", "[i]"),
+}
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+
+
+# ------------------------------------------------------------------ walking
+
+
+@dataclass(slots=True)
+class Node:
+    """One subschema (a mapping) and how it is reached."""
+
+    path: tuple  # from the schema's root, in the file's own keys
+    schema: dict
+    key: tuple  # the abstract instance location it applies to: ("args", "properties", "city")
+    via: str | None  # the keyword it was reached by; None for the root
+    parent: int  # index of the parent node, -1 for the root
+    conditional: bool  # under `if` or `not`: a test, not a declaration
+    base: str  # base URI (no fragment) of the resource it is in; "" when none is given
+
+
+@dataclass(slots=True)
+class Walk:
+    nodes: list[Node] = field(default_factory=list)
+    resources: dict[str, int] = field(default_factory=dict)  # base URI -> node index of its root
+    anchors: set[tuple[str, str]] = field(default_factory=set)  # (base URI, $anchor or $dynamicAnchor)
+    index: dict[int, int] = field(default_factory=dict)  # id(schema) -> node index
+
+
+_WALKS: dict[tuple[int, str], tuple[Any, Walk]] = {}
+
+
+def walk(schema: Any, root: str = "args") -> Walk:
+    """Every subschema of `schema` once, with its instance location and base URI.
+
+    `$ref`s are not followed, so a cyclic `$ref` cannot loop. Results are cached by the
+    schema object's identity: the rules of one tool walk the same schemas.
+    """
+    cache_key = (id(schema), root)
+    hit = _WALKS.get(cache_key)
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    result = Walk()
+    if isinstance(schema, dict):
+        _visit(result, schema, (), (root,), None, -1, False, "", 0)
+    if len(_WALKS) > 64:
+        _WALKS.clear()
+    _WALKS[cache_key] = (schema, result)
+    return result
+
+
+def _visit(w: Walk, schema: dict, path: tuple, key: tuple, via: str | None, parent: int,
+           conditional: bool, base: str, depth: int) -> None:
+    if depth > 200:
+        return
+    own_id = schema.get("$id")
+    if isinstance(own_id, str):
+        base = _join(base, own_id).partition("#")[0]
+    index = len(w.nodes)
+    w.nodes.append(Node(path, schema, key, via, parent, conditional, base))
+    w.index.setdefault(id(schema), index)
+    if parent < 0 or isinstance(own_id, str):
+        w.resources.setdefault(base, index)
+    for anchor_keyword in ("$anchor", "$dynamicAnchor"):
+        name = schema.get(anchor_keyword)
+        if isinstance(name, str):
+            w.anchors.add((base, name))
+    depth += 1
+    for keyword, sub in schema.items():
+        form = _KEYWORDS.get(keyword)
+        if form is None:
+            continue
+        shape, token = form
+        if shape == "one":
+            if isinstance(sub, dict):
+                sub_key = key if token is None else (*key, token)
+                _visit(w, sub, (*path, keyword), sub_key, keyword, index, conditional or keyword in CONDITIONS,
+                       base, depth)
+            elif token == "[]" and isinstance(sub, list):  # draft-07 tuple form of items
+                for i, item in enumerate(sub):
+                    if isinstance(item, dict):
+                        _visit(w, item, (*path, keyword, i), (*key, i), keyword, index, conditional, base, depth)
+        elif shape == "map" and isinstance(sub, dict):
+            for name, item in sub.items():
+                if not isinstance(item, dict):
+                    continue
+                item_path = (*path, keyword, name)
+                if token == "$defs":
+                    item_key = ("def", *item_path)  # reached only through a $ref: its own location
+                else:
+                    item_key = key if token is None else (*key, token, name)
+                _visit(w, item, item_path, item_key, keyword, index, conditional, base, depth)
+        elif shape == "list" and isinstance(sub, list):
+            for i, item in enumerate(sub):
+                if isinstance(item, dict):
+                    item_key = key if token is None else (*key, i)
+                    _visit(w, item, (*path, keyword, i), item_key, keyword, index, conditional, base, depth)
+
+
+def _join(base: str, ref: str) -> str:
+    """Resolve a URI reference against a base, without ever touching the network."""
+    if ref.startswith("#"):
+        return base + ref
+    if _SCHEME.match(ref) or not base:
+        return ref
+    try:
+        return urljoin(base, ref)
+    except ValueError:
+        return ref
+
+
+def _in_place_ancestors(w: Walk, index: int) -> Iterator[Node]:
+    """The schemas that apply to the same instance and contain this one (allOf, then, ...)."""
+    node = w.nodes[index]
+    while node.via in IN_PLACE and node.parent >= 0:
+        node = w.nodes[node.parent]
+        yield node
+
+
+def schema_fields(tool: ToolView) -> Iterator[tuple[tuple, Any]]:
+    """Every schema of a descriptor that is a mapping or a boolean, with its path."""
+    for name in ("input_schema", "output_schema"):
+        value = tool.data.get(name)
+        if isinstance(value, (dict, bool)):
+            yield (name,), value
+    rules = tool.data.get("semantic_rules")
+    if isinstance(rules, list):
+        for i, entry in enumerate(rules):
+            if isinstance(entry, dict):
+                for part in ("if", "then", "else"):
+                    value = entry.get(part)
+                    if isinstance(value, (dict, bool)):
+                        yield ("semantic_rules", i, part), value
+
+
+def _walk_field(path: tuple, schema: Any) -> Walk:
+    return walk(schema, "result" if path[0] == "output_schema" else "args")
+
+
+# --------------------------------------------------------------- references
+
+# a reference's fate: ("remote", uri) | ("ok", target) | ("missing", why)
+
+
+def resolve_ref(w: Walk, node: Node, ref: str) -> tuple[str, Any]:
+    target = _join(node.base, ref)
+    document, _, fragment = target.partition("#")
+    root = w.resources.get(document)
+    if root is None:
+        return "remote", target
+    if not fragment:
+        return "ok", w.nodes[root].schema
+    if fragment.startswith("/"):
+        found, value = resolve_pointer(w.nodes[root].schema, unquote(fragment))
+        if not found:
+            return "missing", f"nothing at {unquote(fragment)}"
+        if not isinstance(value, (dict, bool)):
+            return "missing", f"{unquote(fragment)} is not a schema"
+        return "ok", value
+    if (document, fragment) in w.anchors:
+        return "ok", _anchor_target(w, document, fragment)
+    return "missing", f"no `$anchor: {fragment}` in the schema"
+
+
+def _anchor_target(w: Walk, document: str, name: str) -> Any:
+    for node in w.nodes:
+        if node.base == document and name in (node.schema.get("$anchor"), node.schema.get("$dynamicAnchor")):
+            return node.schema
+    return True
+
+
+def _refs(w: Walk) -> Iterator[tuple[Node, str, str]]:
+    for node in w.nodes:
+        for keyword in ("$ref", "$dynamicRef"):
+            ref = node.schema.get(keyword)
+            if isinstance(ref, str):
+                yield node, keyword, ref
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _closed(schema: dict) -> bool:
+    """`additionalProperties: false`, `unevaluatedProperties: false`, or a typed map."""
+    extra = schema.get("additionalProperties")
+    return extra is False or isinstance(extra, dict) or schema.get("unevaluatedProperties") is False
+
+
+def _effectively_closed(schema: Any, depth: int = 0) -> bool:
+    """Closed itself, or by its in-place branches: every anyOf/oneOf branch, or one allOf branch."""
+    if schema is False:
+        return True
+    if not isinstance(schema, dict) or depth > 50:
+        return False
+    if _closed(schema):
+        return True
+    for keyword in ("anyOf", "oneOf"):
+        branches = schema.get(keyword)
+        if isinstance(branches, list) and branches and all(_effectively_closed(b, depth + 1) for b in branches):
+            return True
+    branches = schema.get("allOf")
+    return isinstance(branches, list) and any(_effectively_closed(b, depth + 1) for b in branches)
+
+
+def _declares_object(schema: dict) -> bool:
+    kinds = types_of(schema)
+    if kinds:
+        return "object" in kinds
+    return "type" not in schema and ("properties" in schema or "patternProperties" in schema)
+
+
+def _typed(schema: Any, depth: int = 0) -> bool:
+    """Whether a schema tells a model what kind of value to write."""
+    if isinstance(schema, bool):
+        return not schema
+    if not isinstance(schema, dict) or depth > 50:
+        return False
+    if any(k in schema for k in ("type", "enum", "const", "$ref", "$dynamicRef")):
+        return True
+    if schema.get("not") in ({}, True):  # matches nothing, like `false`
+        return True
+    for keyword in ("anyOf", "oneOf"):
+        branches = schema.get(keyword)
+        if isinstance(branches, list) and branches and all(_typed(b, depth + 1) for b in branches):
+            return True
+    branches = schema.get("allOf")
+    return isinstance(branches, list) and any(_typed(b, depth + 1) for b in branches)
+
+
+def _declared_properties(w: Walk) -> Iterator[tuple[Node, str, Any]]:
+    """(parent node, name, schema) for each property a schema declares for a model to fill.
+
+    Properties under `if`/`not` are tests, not declarations; a property an enclosing
+    schema already declares (`allOf: [{properties: {city: {maxLength: 40}}}]`) is a refinement.
+    """
+    for index, node in enumerate(w.nodes):
+        properties = node.schema.get("properties")
+        if node.conditional or not isinstance(properties, dict):
+            continue
+        outer = [a.schema.get("properties") for a in _in_place_ancestors(w, index)]
+        for name, sub in properties.items():
+            if any(isinstance(p, dict) and name in p for p in outer):
+                continue
+            yield node, name, sub
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _q(value: Any, limit: int = 80) -> str:
+    """A value from the input, quoted for a message and cut to a readable length."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 4] + "...'"
+
+
+def _where(path: tuple) -> str:
+    return join_pointer("", *path) or "the root"
+
+
+_TYPE_NAMES = {  # what other languages and older formats call the JSON types
+    "dict": "object", "map": "object", "hash": "object", "float": "number", "double": "number",
+    "decimal": "number", "int": "integer", "long": "integer", "str": "string", "text": "string",
+    "list": "array", "tuple": "array", "bool": "boolean", "none": "null",
+}
+
+
+def _schema_error_message(error: SchemaError) -> str:
+    at_type = error.path[-1:] == ("type",) or (len(error.path) > 1 and error.path[-2] == "type")
+    if at_type and error.keyword in ("enum", "anyOf"):
+        value = error.instance
+        if isinstance(value, str):
+            better = value.lower() if value.lower() in JSON_TYPES else _TYPE_NAMES.get(value.lower())
+            if value.lower() == "any":
+                return '"any" is not a JSON Schema type: leave `type` out, or list the types allowed'
+            hint = f': use "{better}"' if better else f" (one of {', '.join(sorted(JSON_TYPES))})"
+            return f"{_json(value)} is not a JSON Schema type{hint}"
+        if isinstance(value, list) and len(set(map(_json, value))) < len(value):
+            return f"`type` {_json(value)} repeats a type"
+        if value == []:
+            return "`type` is an empty list"
+        return f"`type` must be one of {', '.join(sorted(JSON_TYPES))}, or a list of them"
+    message = error.message  # it quotes the offending value, which can be large
+    return message if len(message) <= 240 else f"{message[:180]} ... {message[-50:]}"
+
+
+def _meta_hits(path: tuple, schema: Any, what: str) -> Iterator[Hit]:
+    for error in metaschema_errors(schema):
+        where = _where(error.path)
+        yield Hit((*path, *error.path), f"{what} is not valid JSON Schema 2020-12 at {where}: "
+                  f"{_schema_error_message(error)}")
+
+
+def _line_of(tool: ToolView, path: tuple) -> int:
+    document, pointer = tool.locate(path)
+    return document.locate(pointer)[0]
+
+
+_WEATHER = """\
+toolcontract: 1
+name: weather_current
+effect: read
+input_schema:
+  type: object
+  properties:
+    city: {type: string, description: City name such as Lisbon.}
+  required: [city]
+  additionalProperties: false
+"""
+
+
+# -------------------------------------------------------------------- rules
+
+
+@rule(
+    id="TC401",
+    name="schema-invalid",
+    severity=Severity.ERROR,
+    summary="`input_schema` is not valid JSON Schema 2020-12.",
+    rationale=(
+        "Providers that check tool schemas reject the whole request over one invalid keyword, and MCP "
+        "requires a schema to be valid for its dialect. Those that do not check hand the schema to the model "
+        "as text, where `type: text` or `required: city` means nothing, and the arguments are never "
+        "validated. Each distinct problem is reported once, at its keyword."
+    ),
+    examples=(
+        Bad(_WEATHER.replace("{type: string,", "{type: text,"), line=7, note="not a JSON type"),
+        Bad(_WEATHER.replace("required: [city]", "required: city"), line=8, note="required must be a list"),
+        Good(_WEATHER),
+    ),
+)
+def schema_invalid(tool: ToolView) -> Iterator[Hit]:
+    schema = tool.get("input_schema")
+    if isinstance(schema, (dict, bool)):
+        yield from _meta_hits(("input_schema",), schema, "input_schema")
+
+
+@rule(
+    id="TC402",
+    name="schema-root-not-object",
+    severity=Severity.ERROR,
+    summary="The root of `input_schema` is not `type: object`.",
+    rationale=(
+        "Tool arguments are always a JSON object: MCP, OpenAI and Anthropic require the parameters schema "
+        "to say `type: object` at its root (a `$ref` or `anyOf` that leads to one is not enough), and refuse "
+        "anything else. A tool without parameters writes `{type: object, additionalProperties: false}`. A "
+        "descriptor with no `input_schema` is not reported by this rule: that is a missing field, not a wrong root."
+    ),
+    examples=(
+        Bad(_WEATHER.replace("  type: object\n", "  type: [object, 'null']\n"), line=5),
+        Bad(_WEATHER.replace("  type: object\n", ""), line=5, note="no type at the root"),
+        Good(_WEATHER),
+        Good("toolcontract: 1\nname: clock_now\neffect: read\n"
+             "input_schema: {type: object, additionalProperties: false}\n", note="a tool without parameters"),
+    ),
+)
+def schema_root_not_object(tool: ToolView) -> Iterator[Hit]:
+    schema = tool.get("input_schema")
+    if isinstance(schema, bool):
+        yield Hit(("input_schema",), f"input_schema is `{str(schema).lower()}`: write `type: object` with "
+                  "the properties the tool takes")
+        return
+    if not isinstance(schema, dict):
+        return  # absent (not a finding) or of the wrong type (TC002)
+    kind = schema.get("type")
+    if "type" not in schema:
+        yield Hit(("input_schema",), "the root of input_schema has no `type: object`: tool arguments are "
+                  "always an object", anchor="value")
+    elif kind == "object" or kind == ["object"]:
+        return
+    elif isinstance(kind, (str, list)) and not (types_of(schema) - JSON_TYPES):  # bad names are TC401's
+        why = "never null" if "null" in types_of(schema) else "always an object"
+        yield Hit(("input_schema", "type"), f"the root of input_schema is type {_json(kind)}, not object: "
+                  f"tool arguments are {why}")
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+@rule(
+    id="TC403",
+    name="additional-properties-open",
+    severity=Severity.WARNING,
+    summary="An object in `input_schema` does not set `additionalProperties: false`.",
+    rationale=(
+        "JSON Schema accepts any property a schema does not mention, so an argument a model invents "
+        "(`force: true`, a misspelled `cty`) passes validation and the tool silently ignores it, or worse, "
+        "uses it. OpenAI's and Anthropic's strict modes require `additionalProperties: false` on every object. "
+        "`unevaluatedProperties: false` closes an object too; an `additionalProperties` that is a schema "
+        "(a typed map such as labels) is deliberate and not reported."
+    ),
+    examples=(
+        Bad(_WEATHER.replace("  additionalProperties: false\n", ""), line=5),
+        Bad(_WEATHER.replace("  additionalProperties: false\n", "  additionalProperties: true\n"), line=9),
+        Good(_WEATHER),
+        Good(_WEATHER.replace("  required", "    labels:\n      type: object\n      additionalProperties: "
+                              "{type: string}\n      description: Free-form labels for the request.\n  required"),
+             note="a typed map"),
+    ),
+)
+def additional_properties_open(tool: ToolView) -> Iterator[Hit]:
+    schema = tool.get("input_schema")
+    if not isinstance(schema, dict):
+        return
+    w = walk(schema)
+    for index, node in enumerate(w.nodes):
+        s = node.schema
+        if node.conditional or not _declares_object(s) or _effectively_closed(s):
+            continue
+        if node.via in IN_PLACE and "type" not in s:
+            continue  # a branch that adds properties: the object that combines it is reported
+        if ("$ref" in s or "$dynamicRef" in s) and "properties" not in s:
+            continue  # the referenced schema decides
+        if any(k in s and not isinstance(s[k], bool) for k in ("additionalProperties", "unevaluatedProperties")):
+            continue  # of the wrong type: TC401
+        if any(_closed(a.schema) for a in _in_place_ancestors(w, index)):
+            continue
+        path = ("input_schema", *node.path)
+        what = f"the object at {_where(node.path)}"
+        if "additionalProperties" in s:
+            yield Hit((*path, "additionalProperties"), f"{what} allows any extra property: set "
+                      "`additionalProperties: false` (or a schema, for a map)")
+        elif "unevaluatedProperties" in s:
+            yield Hit((*path, "unevaluatedProperties"), f"{what} allows any extra property: set "
+                      "`unevaluatedProperties: false`")
+        else:
+            yield Hit(path, f"{what} does not set `additionalProperties: false`: any extra property a model "
+                      "invents is accepted", anchor="value")
+
+
+@rule(
+    id="TC404",
+    name="property-undocumented",
+    severity=Severity.WARNING,
+    summary="A property of `input_schema` has no `description`.",
+    rationale=(
+        "The property descriptions are the only documentation a model reads for each argument: without "
+        "one it guesses formats, units and meaning from the name (is `date` ISO 8601? is `limit` a count "
+        "or bytes?). A property that is only a `$ref` is documented when the schema it refers to has a "
+        "description. A `title` does not count: it is a display label, not an explanation."
+    ),
+    examples=(
+        Bad(_WEATHER.replace("{type: string, description: City name such as Lisbon.}", "{type: string}"), line=7),
+        Good(_WEATHER),
+    ),
+)
+def property_undocumented(tool: ToolView) -> Iterator[Hit]:
+    schema = tool.get("input_schema")
+    if not isinstance(schema, dict):
+        return
+    w = walk(schema)
+    for node, name, sub in _declared_properties(w):
+        if not isinstance(sub, dict) or _text(sub.get("description")) or not _is_str_or_absent(sub, "description"):
+            continue
+        ref = sub.get("$ref")
+        if isinstance(ref, str):
+            fate, target = resolve_ref(w, node, ref)
+            if fate != "ok" or (isinstance(target, dict) and _text(target.get("description"))):
+                continue  # TC407/TC408 report a ref that does not resolve
+        yield Hit(("input_schema", *node.path, "properties", name),
+                  f"property {_q(name)} has no description: say what it means, its format and units", anchor="value")
+
+
+def _is_str_or_absent(schema: dict, key: str) -> bool:
+    return key not in schema or isinstance(schema[key], str)  # a non-string is TC401's
+
+
+@rule(
+    id="TC405",
+    name="required-undefined",
+    severity=Severity.ERROR,
+    summary="`required` names a property that `properties` does not define.",
+    rationale=(
+        "A required property with no schema is one the model has never been told about: it cannot know to "
+        "send it, every call fails validation, and with `additionalProperties: false` no call can succeed "
+        "at all. Usually it is a typo or a property renamed in one place only. Names matched by "
+        "`patternProperties` or typed by a map's `additionalProperties` schema are defined; the `required` of "
+        "`semantic_rules` is checked against `input_schema` too."
+    ),
+    examples=(
+        Bad(_WEATHER.replace("required: [city]", "required: [city, country]"), line=8),
+        Good(_WEATHER),
+    ),
+)
+def required_undefined(tool: ToolView) -> Iterator[Hit]:
+    schema = tool.get("input_schema")
+    if not isinstance(schema, dict):
+        return
+    w = walk(schema)
+    defined: _Definitions | None = None  # built only when a name is not defined next to it
+    for path, value in schema_fields(tool):
+        if path[0] == "output_schema":
+            continue
+        sw = w if path == ("input_schema",) else walk(value)
+        for node in sw.nodes:
+            required = node.schema.get("required")
+            if not isinstance(required, list):
+                continue
+            own = node.schema.get("properties")
+            if sw is w and isinstance(own, dict) and all(name in own for name in required if isinstance(name, str)):
+                continue
+            if defined is None:
+                defined = _Definitions(w)
+            known = defined.get(node.key)
+            if known is None:
+                continue  # a location input_schema does not describe: nothing to compare with
+            if known.unknown:
+                continue
+            for i, name in enumerate(required):
+                if isinstance(name, str) and name not in known.names and not known.matches(name):
+                    hint = _suggest(name, known.names)
+                    yield Hit((*path, *node.path, "required", i),
+                              f"required property {_q(name)} is not defined in `properties`{hint}")
+
+
+@dataclass(slots=True)
+class _Defined:
+    names: set[str] = field(default_factory=set)
+    patterns: list[str] = field(default_factory=list)
+    unknown: bool = False  # a `$ref` that does not resolve, a typed map, properties of the wrong type
+
+    def matches(self, name: str) -> bool:
+        return any(_search(p, name) for p in self.patterns)
+
+
+class _Definitions:
+    """What each instance location of input_schema defines, over every schema that applies to it
+    (the location's own schema, its allOf/anyOf/then/... branches, and what their `$ref`s lead to)."""
+
+    def __init__(self, w: Walk):
+        self.walk = w
+        self.groups: dict[tuple, list[Node]] = {}
+        for node in w.nodes:
+            self.groups.setdefault(node.key, []).append(node)
+        self.done: dict[tuple, _Defined] = {}
+
+    def get(self, key: tuple) -> _Defined | None:
+        if key not in self.groups:
+            return None
+        if key not in self.done:
+            found = _Defined()
+            self._collect(key, found, set())
+            self.done[key] = found
+        return self.done[key]
+
+    def _collect(self, key: tuple, into: _Defined, seen: set) -> None:
+        if key in seen:
+            return
+        seen.add(key)
+        for node in self.groups.get(key, ()):
+            s = node.schema
+            properties, patterns = s.get("properties"), s.get("patternProperties")
+            if isinstance(properties, dict):
+                into.names.update(k for k in properties if isinstance(k, str))
+            elif properties is not None:
+                into.unknown = True
+            if isinstance(patterns, dict):
+                into.patterns.extend(k for k in patterns if isinstance(k, str))
+            if isinstance(s.get("additionalProperties"), dict):
+                into.unknown = True
+            for keyword in ("$ref", "$dynamicRef"):
+                ref = s.get(keyword)
+                if not isinstance(ref, str):
+                    continue
+                fate, target = resolve_ref(self.walk, node, ref)
+                index = self.walk.index.get(id(target)) if fate == "ok" else None
+                if index is None:
+                    into.unknown = True
+                else:
+                    self._collect(self.walk.nodes[index].key, into, seen)
+
+
+def _search(pattern: str, name: str) -> bool:
+    matcher = _python_regex(pattern)
+    return matcher is None or bool(matcher.search(name))  # a pattern Python cannot read may match
+
+
+@functools.lru_cache(maxsize=4096)
+def _python_regex(pattern: str) -> re.Pattern | None:
+    try:
+        return re.compile(pattern)
+    except (re.error, RecursionError, OverflowError):
+        return None
+
+
+def _suggest(name: str, names: set[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, sorted(names), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+_FORECAST = """\
+toolcontract: 1
+name: weather_forecast
+effect: read
+input_schema:
+  type: object
+  properties:
+    city: {type: string, description: City name such as Lisbon.}
+    days: {type: integer, minimum: 1, maximum: 7, description: Number of days to forecast.}
+  required: [city]
+  additionalProperties: false
+examples:
+  - {city: Lisbon, days: 3}
+"""
+
+
+@rule(
+    id="TC406",
+    name="example-invalid",
+    severity=Severity.ERROR,
+    summary="An entry of `examples` does not validate against `input_schema`.",
+    rationale=(
+        "A model imitates examples closely and people copy them, so an invalid example teaches calls the "
+        "schema then refuses; Anthropic rejects a request (400) whose `input_examples` do not validate. An "
+        "example that fails is also the quickest sign that the schema says less, or more, than the author "
+        "meant. Checked only when `input_schema` is valid and compiles; every error is reported with its place."
+    ),
+    examples=(
+        Bad(_FORECAST + "  - {city: Lisbon, days: 10}\n", line=13),
+        Bad(_FORECAST + "  - {days: 2}\n", line=13, note="a required property is missing"),
+        Good(_FORECAST),
+    ),
+)
+def example_invalid(tool: ToolView) -> Iterator[Hit]:
+    examples, schema = tool.get("examples"), tool.get("input_schema")
+    if not isinstance(examples, list) or not examples or not isinstance(schema, (dict, bool)):
+        return
+    if not is_valid_schema(schema):
+        return  # TC401
+    try:
+        validator = compile_validator(schema)
+    except ValueError:
+        return  # a remote or dangling $ref, a bad pattern: TC407, TC408, TC410
+    for i, example in enumerate(examples):
+        if not isinstance(example, dict):
+            continue  # TC002
+        try:
+            errors = instance_errors(validator, example)
+        except (ValueError, TypeError, OverflowError):
+            continue  # a value JSON cannot hold
+        for at, message in errors:
+            where = join_pointer("", *at) or "the root"
+            yield Hit(("examples", i), f"example {i + 1} fails input_schema at {where}: {message}")
+
+
+_ADDRESS = """\
+toolcontract: 1
+name: parcel_quote
+effect: read
+input_schema:
+  type: object
+  properties:
+    to: {$ref: "#/$defs/address"}
+  required: [to]
+  additionalProperties: false
+  $defs:
+    address:
+      type: object
+      description: Delivery address.
+      properties:
+        postcode: {type: string, description: Postal code.}
+      additionalProperties: false
+"""
+
+
+@rule(
+    id="TC407",
+    name="ref-remote",
+    severity=Severity.ERROR,
+    summary="A `$ref` or `$dynamicRef` points outside the document.",
+    rationale=(
+        "A reference outside the schema is either not resolved (the MCP draft and Anthropic's strict mode "
+        "refuse external references, and a client that skips it leaves the property unchecked) or fetched: "
+        "python-jsonschema fetches `http` and `file` references by default, so validating one argument can "
+        "make a request or read a local file. toolcontract never fetches it; put the definition under "
+        "`$defs` and refer to it with `#/$defs/...`."
+    ),
+    examples=(
+        Bad(_ADDRESS.replace('"#/$defs/address"', '"https://example.com/schemas/address.json"'), line=7),
+        Bad(_ADDRESS.replace('"#/$defs/address"', '"address.json#/address"'), line=7, note="a relative file"),
+        Good(_ADDRESS),
+    ),
+)
+def ref_remote(tool: ToolView) -> Iterator[Hit]:
+    for path, schema in schema_fields(tool):
+        w = _walk_field(path, schema)
+        for node, keyword, ref in _refs(w):
+            fate, target = resolve_ref(w, node, ref)
+            if fate == "remote":
+                yield Hit((*path, *node.path, keyword), f"{keyword} {_q(ref)} points outside the schema and is "
+                          "never fetched: define it under `$defs` and use `#/$defs/...`")
+
+
+@rule(
+    id="TC408",
+    name="ref-unresolvable",
+    severity=Severity.ERROR,
+    summary="A local `$ref` (`#...`) does not resolve within its schema.",
+    rationale=(
+        "A dangling reference makes the schema uncompilable: validators refuse it, so a client either "
+        "rejects the tool or validates nothing. A common cause is a schema converted from draft-07 that "
+        "still points at `#/definitions/...` after the definitions moved to `$defs`. Each schema (input, "
+        "output, each semantic rule's `if`/`then`) resolves on its own; `#name` needs a matching `$anchor`."
+    ),
+    examples=(
+        Bad(_ADDRESS.replace('"#/$defs/address"', '"#/definitions/address"'), line=7),
+        Good(_ADDRESS),
+    ),
+)
+def ref_unresolvable(tool: ToolView) -> Iterator[Hit]:
+    for path, schema in schema_fields(tool):
+        w = _walk_field(path, schema)
+        for node, keyword, ref in _refs(w):
+            fate, why = resolve_ref(w, node, ref)
+            if fate == "missing":
+                yield Hit((*path, *node.path, keyword), f"{keyword} {_q(ref)} does not resolve: {why}")
+
+
+@rule(
+    id="TC409",
+    name="output-schema-invalid",
+    severity=Severity.ERROR,
+    summary="`output_schema` is not valid JSON Schema 2020-12, or its root is not an object.",
+    rationale=(
+        "MCP 2025-11-25 requires `outputSchema` to be `type: object`, servers must return `structuredContent` "
+        "that conforms, and clients should validate results against it, so an invalid or non-object schema "
+        "makes every result suspect. The assess step uses it too: a result that does not match is a failed "
+        "call, which an unusable schema turns into noise."
+    ),
+    examples=(
+        Bad(_WEATHER + "output_schema:\n  type: array\n  items: {type: number}\n", line=11),
+        Bad(_WEATHER + "output_schema:\n  type: object\n  properties:\n    temperature: {type: float}\n", line=13),
+        Good(_WEATHER + "output_schema:\n  type: object\n  properties:\n    temperature_c: {type: number}\n"),
+    ),
+)
+def output_schema_invalid(tool: ToolView) -> Iterator[Hit]:
+    schema = tool.get("output_schema")
+    if not isinstance(schema, (dict, bool)):
+        return
+    errors = list(_meta_hits(("output_schema",), schema, "output_schema"))
+    yield from errors
+    if isinstance(schema, bool):
+        yield Hit(("output_schema",), f"output_schema is `{str(schema).lower()}`: write `type: object` with "
+                  "the fields the tool returns")
+    elif "type" not in schema:
+        yield Hit(("output_schema",), "the root of output_schema has no `type: object`", anchor="value")
+    elif not any(h.path == ("output_schema", "type") for h in errors) and types_of(schema) != {"object"}:
+        yield Hit(("output_schema", "type"), f"the root of output_schema is type {_json(schema['type'])}, "
+                  "not object: MCP structured results are objects (return the value in a field)")
+
+
+@functools.lru_cache(maxsize=4096)
+def regex_problem(pattern: str) -> str | None:
+    """Why `pattern` is not an ECMA-262 regular expression as validators read it, or None."""
+    import jsonschema_rs
+
+    try:
+        jsonschema_rs.validator_for({"pattern": pattern})
+    except jsonschema_rs.ValidationError:
+        try:
+            re.compile(pattern)
+        except (re.error, RecursionError, OverflowError) as exc:
+            return str(exc)
+        return "not valid in ECMA-262 syntax"
+    return None
+
+
+@rule(
+    id="TC410",
+    name="pattern-invalid",
+    severity=Severity.ERROR,
+    summary="A `pattern` or `patternProperties` key is not a valid regular expression.",
+    rationale=(
+        "A broken regular expression makes the schema uncompilable (the metaschema says `format: regex`, "
+        "and checkers such as python-jsonschema's `check_schema` assert it), so a client either rejects the "
+        "tool or accepts any string. JSON Schema patterns are ECMA-262 (JavaScript) expressions: "
+        "`(?<name>...)` and `\\p{L}` are fine although Python's `re` rejects them; an unclosed group is not."
+    ),
+    examples=(
+        Bad(_WEATHER.replace("City name such as Lisbon.}", "City name.}\n    country: {type: string, "
+                             "pattern: '^([A-Z]{2}$', description: ISO 3166 code.}"), line=8),
+        Good(_WEATHER.replace("City name such as Lisbon.}", "City name.}\n    country: {type: string, "
+                              "pattern: '^(?<code>[A-Z]{2})$', description: ISO 3166 code.}")),
+        Good(_WEATHER.replace("{type: string, description", "{type: string, pattern: '^\\p{L}+$', description")),
+    ),
+)
+def pattern_invalid(tool: ToolView) -> Iterator[Hit]:
+    for path, schema in schema_fields(tool):
+        for node in _walk_field(path, schema).nodes:
+            pattern = node.schema.get("pattern")
+            if isinstance(pattern, str):
+                problem = regex_problem(pattern)
+                if problem:
+                    yield Hit((*path, *node.path, "pattern"), f"pattern {_q(pattern)} is not a valid regular "
+                              f"expression: {problem}")
+            patterns = node.schema.get("patternProperties")
+            if isinstance(patterns, dict):
+                for key in patterns:
+                    problem = regex_problem(key) if isinstance(key, str) else None
+                    if problem:
+                        yield Hit((*path, *node.path, "patternProperties", key), f"patternProperties key {_q(key)} "
+                                  f"is not a valid regular expression: {problem}", anchor="key")
+
+
+@rule(
+    id="TC411",
+    name="property-untyped",
+    severity=Severity.WARNING,
+    summary="A property of `input_schema` says nothing about its type.",
+    rationale=(
+        "A property with no `type`, `enum`, `const`, `$ref` or typed `anyOf`/`oneOf`/`allOf` accepts any "
+        "JSON value, so a model may send a number, a string or an object for it and every one validates; "
+        "the tool finds out at run time. `allOf` counts when one of its branches is typed, `anyOf`/`oneOf` "
+        "when all are; a property schema `true` is untyped, `false` (a forbidden property) is not reported."
+    ),
+    examples=(
+        Bad(_WEATHER.replace("{type: string, description", "{description"), line=7),
+        Good(_WEATHER),
+        Good(_WEATHER.replace("{type: string, description", "{anyOf: [{type: string}, {type: integer}], description"),
+             note="every branch is typed"),
+    ),
+)
+def property_untyped(tool: ToolView) -> Iterator[Hit]:
+    schema = tool.get("input_schema")
+    if not isinstance(schema, dict):
+        return
+    for node, name, sub in _declared_properties(walk(schema)):
+        if sub is True or (isinstance(sub, dict) and not _typed(sub)):
+            yield Hit(("input_schema", *node.path, "properties", name),
+                      f"property {_q(name)} has no type: it accepts any value (give it `type`, `enum` or `const`)",
+                      anchor="value")
+
+
+@rule(
+    id="TC412",
+    name="dialect-unsupported",
+    severity=Severity.WARNING,
+    summary="`$schema` names a dialect other than JSON Schema 2020-12.",
+    rationale=(
+        "Validators pick their rules from `$schema`: python-jsonschema validates a draft-07 schema as "
+        "draft-07, while MCP reads a schema without `$schema` as 2020-12 and toolcontract reads every schema "
+        "as 2020-12. The dialects differ where it matters (an `items` list, `definitions`, `dependencies`, "
+        "`exclusiveMinimum: true`), so two clients accept different arguments for the same tool. Convert the "
+        "schema and name https://json-schema.org/draft/2020-12/schema, or drop `$schema`."
+    ),
+    examples=(
+        Bad(_WEATHER.replace("  type: object\n", "  $schema: http://json-schema.org/draft-07/schema#\n"
+                             "  type: object\n"), line=5),
+        Good(_WEATHER.replace("  type: object\n", "  $schema: https://json-schema.org/draft/2020-12/schema\n"
+                              "  type: object\n")),
+    ),
+)
+def dialect_unsupported(tool: ToolView) -> Iterator[Hit]:
+    for path, schema in schema_fields(tool):
+        for node in _walk_field(path, schema).nodes:
+            dialect = node.schema.get("$schema")
+            if not isinstance(dialect, str) or dialect in DIALECTS_2020_12:
+                continue
+            name = KNOWN_DIALECTS.get(dialect.split("://", 1)[-1].rstrip("#"))
+            if name == "2020-12":
+                message = (f"$schema {_q(dialect)} is 2020-12 under a URI validators may not recognise: "
+                           f"use {_q(META_2020_12)}")
+            elif name:
+                message = (f"$schema is {name} ({_q(dialect)}): the schema is read as 2020-12; convert it and "
+                           f"name {_q(META_2020_12)}")
+            else:
+                message = f"$schema {_q(dialect)} is not a dialect toolcontract knows; schemas are read as 2020-12"
+            yield Hit((*path, *node.path, "$schema"), message)
+
+
+_SEMANTIC = _WEATHER.replace(
+    "  required",
+    "    units: {type: string, enum: [metric, imperial], description: Unit system.}\n"
+    "    country: {type: string, description: ISO 3166 code.}\n  required",
+) + """\
+semantic_rules:
+  - id: imperial-needs-country
+    message: Imperial units are only offered for US cities.
+    if: {properties: {units: {const: imperial}}, required: [units]}
+    then: {required: [country]}
+"""
+
+
+@rule(
+    id="TC413",
+    name="semantic-rule-invalid",
+    severity=Severity.ERROR,
+    summary="A `semantic_rules` entry lacks `id`, `message`, `if` or `then`, repeats an id, or has an invalid schema.",
+    rationale=(
+        "Semantic rules are the business rules the semantic gate applies before a call is admitted. A rule "
+        "without `if` or `then` checks nothing, one without `message` refuses a call without telling the "
+        "model what to fix, and one without a unique `id` cannot be named in a refusal or a log. An `if` or "
+        "`then` that is not valid JSON Schema cannot be compiled, so the rule cannot be applied at all."
+    ),
+    examples=(
+        Bad(_SEMANTIC.replace("    message: Imperial units are only offered for US cities.\n", ""), line=13,
+            note="no message"),
+        Bad(_SEMANTIC.replace("{required: [country]}", "{required: country}"), line=16),
+        Good(_SEMANTIC),
+    ),
+)
+def semantic_rule_invalid(tool: ToolView) -> Iterator[Hit]:
+    rules = tool.get("semantic_rules")
+    if not isinstance(rules, list):
+        return
+    first_at: dict[str, int] = {}
+    for i, entry in enumerate(rules):
+        if not isinstance(entry, dict):
+            continue  # TC002
+        at = ("semantic_rules", i)
+        label = f"semantic rule {i + 1}"
+        for key, why in (("id", "a refusal cannot name it"), ("message", "a refusal cannot say what to fix"),
+                         ("if", "it never applies"), ("then", "it requires nothing")):
+            if key not in entry:
+                yield Hit(at, f"{label} has no `{key}`: {why}", anchor="value")
+            elif key in ("id", "message") and isinstance(entry[key], str) and not entry[key].strip():
+                yield Hit((*at, key), f"{label} has a blank `{key}`: {why}")
+        rule_id = entry.get("id")
+        if isinstance(rule_id, str) and rule_id.strip():
+            if rule_id in first_at:
+                line = _line_of(tool, ("semantic_rules", first_at[rule_id], "id"))
+                yield Hit((*at, "id"), f"semantic rule id {_q(rule_id)} is also used at line {line}")
+            else:
+                first_at[rule_id] = i
+        for part in ("if", "then", "else"):
+            value = entry.get(part)
+            if isinstance(value, (dict, bool)):
+                yield from _meta_hits((*at, part), value, f"{label}'s `{part}`")

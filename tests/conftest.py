@@ -1,0 +1,116 @@
+"""Shared helpers: paths, the rule table of issue 2, linting shortcuts, output checks."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from toolcontract.lint.engine import LintResult, Selection, lint_files, lint_text
+from toolcontract.model import Severity
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = REPO / "fixtures" / "descriptors"
+GOOD_DIR = FIXTURES / "good"
+BAD_DIR = FIXTURES / "bad"
+
+# The rule table of issue 2: id -> default severity. Exactly these ids ship.
+EXPECTED_RULES: dict[str, Severity] = {
+    "TC000": Severity.ERROR, "TC001": Severity.ERROR, "TC002": Severity.ERROR,
+    "TC101": Severity.ERROR, "TC102": Severity.WARNING, "TC103": Severity.WARNING, "TC104": Severity.ERROR,
+    "TC201": Severity.ERROR, "TC202": Severity.WARNING, "TC203": Severity.WARNING, "TC204": Severity.WARNING,
+    "TC301": Severity.ERROR, "TC302": Severity.ERROR, "TC303": Severity.WARNING, "TC304": Severity.WARNING,
+    "TC305": Severity.WARNING, "TC306": Severity.ERROR, "TC307": Severity.ERROR,
+    "TC401": Severity.ERROR, "TC402": Severity.ERROR, "TC403": Severity.WARNING, "TC404": Severity.WARNING,
+    "TC405": Severity.ERROR, "TC406": Severity.ERROR, "TC407": Severity.ERROR, "TC408": Severity.ERROR,
+    "TC409": Severity.ERROR, "TC410": Severity.ERROR, "TC411": Severity.WARNING, "TC412": Severity.WARNING,
+    "TC413": Severity.ERROR,
+}
+RULE_ID = re.compile(r"TC\d{3}\Z")
+
+# `path:line:col: severity RULE message`
+TEXT_LINE = re.compile(
+    r"(?P<path>.+):(?P<line>[1-9]\d*):(?P<column>[1-9]\d*): "
+    r"(?P<severity>error|warning|info) (?P<rule>TC\d{3}) (?P<message>.+)\Z"
+)
+TEXT_SUMMARY = re.compile(r"\d+ files?, \d+ tools?: \d+ errors?, \d+ warnings?, \d+ info\Z")
+
+# Characters that must never reach a terminal raw: C0 controls except tab and
+# newline, DEL, C1 controls, bidi controls, zero-width and invisible format
+# characters, and Unicode tag characters.
+UNSAFE_OUTPUT = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\U000e0000-\U000e007f]"
+)
+
+
+def corpus_dir() -> Path:
+    """The shared third-party corpus: $TOOLCONTRACT_CORPUS, else ../shared/corpus next to the repo."""
+    override = os.environ.get("TOOLCONTRACT_CORPUS")
+    return Path(override) if override else REPO.parent / "shared" / "corpus"
+
+
+def has_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ImportError:
+        return False
+
+
+def lint(text: str, path: str = "descriptor.yaml", select: tuple[str, ...] | None = None) -> LintResult:
+    """Lint one text (all rules unless `select` narrows them)."""
+    selection = Selection(select=select) if select else Selection()
+    return lint_text(text, path, selection)
+
+
+def lint_paths(*paths: Path, select: tuple[str, ...] | None = None) -> LintResult:
+    selection = Selection(select=select) if select else Selection()
+    return lint_files([(str(p), p.read_bytes()) for p in paths], selection)
+
+
+def rules_hit(result: LintResult) -> set[str]:
+    return {f.rule for f in result.findings}
+
+
+def render(result: LintResult, fmt: str) -> str:
+    from toolcontract.report import lint_reporter
+
+    stream = io.StringIO()
+    lint_reporter(fmt)(result, stream)
+    return stream.getvalue()
+
+
+def assert_one_line_error(stderr: str) -> None:
+    """What DESIGN §5 promises for exit 2: exactly one line, no traceback."""
+    lines = stderr.strip("\n").split("\n")
+    assert len(lines) == 1 and lines[0].strip(), f"expected one line on stderr, got {stderr!r}"
+    assert "Traceback" not in stderr
+
+
+def good_fixtures() -> list[Path]:
+    return sorted(p for p in GOOD_DIR.iterdir() if p.suffix in (".yaml", ".yml", ".json"))
+
+
+def bad_fixtures() -> list[Path]:
+    return sorted(p for p in BAD_DIR.iterdir() if p.suffix in (".yaml", ".yml", ".json"))
+
+
+@pytest.fixture
+def runner():
+    from typer.testing import CliRunner
+
+    return CliRunner()
+
+
+def good_tool_count() -> int:
+    """Descriptors in fixtures/descriptors/good (a file holds one, or `tools: [...]`)."""
+    from toolcontract.sources.document import load_bytes
+
+    count = 0
+    for path in good_fixtures():
+        data = load_bytes(path.read_bytes(), str(path)).data
+        count += len(data["tools"]) if "tools" in data else 1
+    return count

@@ -1,0 +1,97 @@
+"""`main()` parses a plain `lint` call itself (no pydantic import); it must behave exactly
+as Typer does, and leave everything else to Typer."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import BAD_DIR, GOOD_DIR
+from toolcontract import cli
+
+WARNING_ONLY = str(BAD_DIR / "TC103-version-missing.yaml")
+ERROR_FILE = str(BAD_DIR / "TC101-name-format.yaml")
+GOOD = str(GOOD_DIR)
+BAD = str(BAD_DIR)
+
+
+def _outcome(run, capsys) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_info:
+        run()
+    captured = capsys.readouterr()
+    return exit_info.value.code, captured.out, captured.err
+
+
+def _both(argv: list[str], capsys, monkeypatch) -> tuple[tuple, tuple]:
+    monkeypatch.setattr(sys, "argv", ["toolcontract", *argv])
+    fast = _outcome(cli.main, capsys)
+    typer_path = _outcome(lambda: cli.app(args=argv), capsys)
+    return fast, typer_path
+
+
+PLAIN = [
+    ["lint", GOOD, "--format", "text"],
+    ["lint", "--format", "json", GOOD],
+    ["lint", "--format=json", ERROR_FILE, WARNING_ONLY],
+    ["lint", ERROR_FILE],
+    ["lint", ERROR_FILE, "--exit-zero", "--format", "text"],
+    ["lint", WARNING_ONLY, "--fail-on", "warning", "--format", "text"],
+    ["lint", WARNING_ONLY, "--fail-on=info", "--fail-on", "error", "--format", "text"],  # the last one counts
+    ["lint", BAD, "--select", "TC1", "--select=TC3,TC201", "--ignore", "TC103", "--format", "json"],
+    ["lint", BAD, "--ignore", "TC", "--format", "text"],
+    ["lint", GOOD, "--format", "rich"],
+    ["lint", GOOD, "--select", "TC9", "--format", "text"],  # selection error: one line, exit 2
+    ["lint", "/no/such/dir", "--format", "text"],  # missing path: one line, exit 2
+    ["lint", GOOD, ERROR_FILE, GOOD, "--format", "text"],
+]
+
+
+def _id(argv: list[str]) -> str:
+    return " ".join(a.rsplit("/", 1)[-1] for a in argv) or "(none)"
+
+
+@pytest.mark.parametrize("argv", PLAIN, ids=_id)
+def test_plain_lint_calls_take_the_fast_path_and_match_typer(argv, capsys, monkeypatch):
+    assert cli._plain_lint_arguments(argv) is not None
+    fast, typer_path = _both(argv, capsys, monkeypatch)
+    assert fast == typer_path
+
+
+OTHERS = [
+    [],
+    ["--version"],
+    ["rules"],
+    ["lint"],
+    ["lint", "--help"],
+    ["lint", GOOD, "--format", "yaml"],
+    ["lint", GOOD, "--format", "TEXT"],
+    ["lint", GOOD, "--format"],
+    ["lint", GOOD, "--fail-on", "fatal"],
+    ["lint", GOOD, "--selct", "TC1"],
+    ["lint", GOOD, "--select", "--format", "text"],
+    ["lint", GOOD, "--select="],
+    ["lint", GOOD, "--exit-zero=1"],
+    ["lint", "--", GOOD],
+    ["lint", "-x", GOOD],
+]
+
+
+@pytest.mark.parametrize("argv", OTHERS, ids=_id)
+def test_everything_else_is_left_to_typer(argv):
+    assert cli._plain_lint_arguments(argv) is None
+
+
+def test_fast_path_does_not_import_pydantic():
+    code = (
+        "import sys\n"
+        "from toolcontract import cli\n"
+        f"sys.argv = ['toolcontract', 'lint', {GOOD!r}, '--format', 'text']\n"
+        "try:\n"
+        "    cli.main()\n"
+        "except SystemExit as exc:\n"
+        "    print(exc.code, 'pydantic' in sys.modules, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stderr.split() == ["0", "False"]

@@ -1,0 +1,103 @@
+"""fixtures/descriptors: good ones lint clean under every rule, each bad one hits the rule it is named after."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from conftest import BAD_DIR, EXPECTED_RULES, GOOD_DIR, REPO, bad_fixtures, good_fixtures, lint_paths, rules_hit
+from toolcontract.lint.engine import all_rules
+from toolcontract.sources.document import load_bytes
+
+SCHEMA_COMMENT = "# yaml-language-server: $schema=../../../schemas/descriptor.schema.json"
+
+# Rules a bad fixture may hit besides its own, where keeping them apart is not practical.
+ALSO_HITS: dict[str, set[str]] = {}
+
+
+def _rule_of(path) -> str:
+    return path.name.split("-", 1)[0]
+
+
+@pytest.mark.parametrize("path", good_fixtures(), ids=lambda p: p.name)
+def test_good_fixture_is_clean_under_every_rule(path):
+    result = lint_paths(path)
+    assert result.tools >= 1
+    assert not result.findings, "\n".join(f"{f.line}:{f.column} {f.severity.label} {f.rule} {f.message}" for f in result.findings)
+
+
+def test_good_fixtures_cover_the_issue():
+    names = set()
+    effects = set()
+    for path in good_fixtures():
+        data = load_bytes(path.read_bytes(), str(path)).data
+        for tool in data.get("tools", [data]):
+            names.add(tool["name"])
+            effects.add(tool["effect"])
+    assert "document_update_metadata" in names
+    assert {"pure", "read", "reversible_write", "irreversible_write"} <= effects
+    assert any(p.suffix == ".json" for p in good_fixtures()), "one good fixture is JSON"
+    assert any("tools" in load_bytes(p.read_bytes(), str(p)).data for p in good_fixtures()), "one holds tools: [...]"
+
+
+def test_good_fixtures_together_are_clean():
+    """Linted as one set (as the CLI does on the folder): no name is used twice."""
+    result = lint_paths(*good_fixtures())
+    assert not result.findings
+    assert result.files == len(good_fixtures())
+
+
+@pytest.mark.parametrize("path", [p for p in good_fixtures() + bad_fixtures() if p.suffix != ".json"], ids=lambda p: p.name)
+def test_yaml_fixtures_name_the_schema_for_editors(path):
+    assert path.read_text("utf-8").splitlines()[0] == SCHEMA_COMMENT
+    assert (path.parent / "../../../schemas/descriptor.schema.json").resolve() == REPO / "schemas" / "descriptor.schema.json"
+
+
+@pytest.mark.parametrize("path", good_fixtures(), ids=lambda p: p.name)
+def test_good_fixture_validates_against_the_published_schema(path):
+    import jsonschema
+    import referencing
+
+    schema = json.loads((REPO / "schemas" / "descriptor.schema.json").read_text("utf-8"))
+    data = load_bytes(path.read_bytes(), str(path)).data
+    validator = jsonschema.Draft202012Validator(schema, registry=referencing.Registry())
+    assert not [e.message for e in validator.iter_errors(data)]
+
+
+@pytest.mark.parametrize("path", bad_fixtures(), ids=lambda p: p.name)
+def test_bad_fixture_hits_the_rule_in_its_name(path):
+    rule_id = _rule_of(path)
+    assert rule_id in EXPECTED_RULES, f"{path.name} does not start with a rule id"
+    result = lint_paths(path)
+    hit = rules_hit(result)
+    assert rule_id in hit, f"{path.name} should hit {rule_id}; it hit {sorted(hit) or 'nothing'}"
+    # and is about that rule: other rules stay quiet unless listed
+    others = hit - {rule_id} - ALSO_HITS.get(rule_id, set())
+    assert not others, f"{path.name} also hits {sorted(others)}: " + "; ".join(
+        f"{f.rule} {f.message}" for f in result.findings if f.rule in others
+    )
+
+
+@pytest.mark.parametrize("path", bad_fixtures(), ids=lambda p: p.name)
+def test_bad_fixture_hits_its_rule_when_selected_alone(path):
+    rule_id = _rule_of(path)
+    result = lint_paths(path, select=(rule_id,))
+    assert rules_hit(result) == {rule_id}
+
+
+def test_every_rule_has_a_bad_fixture():
+    have = {_rule_of(p) for p in bad_fixtures()}
+    assert set(all_rules()) <= have, f"no bad fixture for {sorted(set(all_rules()) - have)}"
+    assert set(EXPECTED_RULES) <= have
+
+
+def test_bad_fixture_names_are_id_dash_kebab_name():
+    for path in bad_fixtures():
+        rule_id, _, rest = path.stem.partition("-")
+        assert re.fullmatch(r"TC\d{3}", rule_id) and re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rest), path.name
+
+
+def test_fixture_folders_exist():
+    assert GOOD_DIR.is_dir() and BAD_DIR.is_dir()

@@ -1,0 +1,91 @@
+"""Every rule's examples are tests: each Bad hits its rule at its stated line, each Good is clean.
+
+The same examples are what `toolcontract rules ID` prints, so a rule whose docs drift
+from its behaviour fails here.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import EXPECTED_RULES, RULE_ID, lint
+from toolcontract.lint.engine import Bad, Good, all_rules
+
+RULES = all_rules()
+
+
+def _cases(kind):
+    for rule in RULES.values():
+        for index, example in enumerate(rule.examples):
+            if isinstance(example, kind):
+                yield pytest.param(rule, example, id=f"{rule.id}-{rule.name}-{index}")
+
+
+def _describe(result) -> str:
+    return "\n".join(f"  {f.line}:{f.column} {f.rule} {f.message}" for f in result.findings) or "  (no findings)"
+
+
+@pytest.mark.parametrize(("rule", "example"), list(_cases(Bad)))
+def test_bad_example_hits_its_rule_at_its_line(rule, example: Bad):
+    result = lint(example.text, select=(rule.id,))
+    lines = sorted({f.line for f in result.findings if f.rule == rule.id})
+    assert example.line in lines, (
+        f"{rule.id} should hit line {example.line} of its bad example{' (' + example.note + ')' if example.note else ''}; "
+        f"it hit {lines or 'nothing'}:\n{_describe(result)}\n---\n{example.text}"
+    )
+
+
+@pytest.mark.parametrize(("rule", "example"), list(_cases(Good)))
+def test_good_example_is_clean_for_its_rule(rule, example: Good):
+    result = lint(example.text, select=(rule.id,))
+    hits = [f for f in result.findings if f.rule == rule.id]
+    assert not hits, f"{rule.id} should not fire on its good example:\n{_describe(result)}\n---\n{example.text}"
+
+
+@pytest.mark.parametrize(("rule", "example"), list(_cases(Bad)))
+def test_bad_example_line_exists(rule, example: Bad):
+    assert 1 <= example.line <= len(example.text.splitlines()) + 1
+
+
+# ------------------------------------------------------------------ docs check
+
+KEBAB = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*\Z")
+
+
+@pytest.mark.parametrize("rule", list(RULES.values()), ids=list(RULES))
+def test_rule_is_documented(rule):
+    assert RULE_ID.match(rule.id), f"rule id {rule.id!r} is not TC + 3 digits"
+    assert KEBAB.match(rule.name), f"{rule.id}: name {rule.name!r} is not kebab-case"
+    assert rule.summary.strip() == rule.summary and "\n" not in rule.summary, f"{rule.id}: summary is not one line"
+    assert rule.summary.endswith("."), f"{rule.id}: summary does not end with '.'"
+    assert rule.summary[:1].isupper() or rule.summary[:1] in "`", f"{rule.id}: summary does not start a sentence"
+    assert rule.rationale.strip(), f"{rule.id}: empty rationale"
+    assert rule.bad_examples, f"{rule.id}: no Bad example"
+    assert rule.good_examples, f"{rule.id}: no Good example"
+    assert rule.scope in ("load", "document", "tool", "set")
+    if rule.scope != "load":
+        assert callable(rule.check), f"{rule.id}: no check function"
+
+
+def test_rule_names_are_unique():
+    names = [r.name for r in RULES.values()]
+    assert len(names) == len(set(names))
+
+
+def test_exactly_the_rules_of_the_issue_ship():
+    assert set(RULES) == set(EXPECTED_RULES), (
+        f"missing: {sorted(set(EXPECTED_RULES) - set(RULES))}, unexpected: {sorted(set(RULES) - set(EXPECTED_RULES))}"
+    )
+
+
+@pytest.mark.parametrize("rule_id", sorted(EXPECTED_RULES))
+def test_default_severity_is_the_issues(rule_id):
+    if rule_id not in RULES:
+        pytest.fail(f"{rule_id} is not registered")
+    assert RULES[rule_id].severity is EXPECTED_RULES[rule_id]
+
+
+def test_all_rules_is_in_id_order():
+    assert list(RULES) == sorted(RULES)

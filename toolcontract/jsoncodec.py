@@ -1,0 +1,57 @@
+"""Fast JSON for the streaming paths (JSONL in, JSON out), exact where it matters.
+
+orjson is several times faster than the standard library both ways, but it reads
+integers beyond 64 bits as floats and refuses to write them. Those (rare) inputs
+take the standard library's path, which also gives the positioned error messages.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+try:
+    import orjson
+except ImportError:  # pragma: no cover - orjson is a dependency; stay correct without it
+    orjson = None  # type: ignore[assignment]
+
+_LONG_INT = re.compile(rb"\d{19}")
+
+
+def loads(raw: bytes) -> Any:
+    """Parse JSON bytes. Raises json.JSONDecodeError (with line/column) on bad input."""
+    if orjson is not None and not _LONG_INT.search(raw):
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass  # let the standard library explain it, or accept what it accepts
+    return json.loads(raw)
+
+
+# Characters valid in JSON strings that a terminal or editor would act on or hide
+# (DEL, C1 controls, bidi and zero-width marks, tags): written as \uXXXX escapes.
+_HIDDEN = re.compile("[\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]")
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    if code > 0xFFFF:  # a surrogate pair, as JSON spells characters beyond the BMP
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def dumps(value: Any, *, indent: int | None = None) -> str:
+    """JSON text with hidden characters escaped; unknown objects are written as their str()."""
+    text = None
+    if orjson is not None and indent in (None, 2):
+        try:
+            option = orjson.OPT_INDENT_2 if indent == 2 else 0
+            text = orjson.dumps(value, default=str, option=option).decode("utf-8")
+        except (orjson.JSONEncodeError, TypeError):
+            text = None
+    if text is None:
+        separators = (",", ":") if indent is None else (",", ": ")
+        text = json.dumps(value, ensure_ascii=False, default=str, separators=separators, indent=indent)
+    return _HIDDEN.sub(_escape, text)

@@ -1,0 +1,118 @@
+"""`rich`: the terminal format — findings grouped by file, each with its source line
+and a caret under the column, then a summary line.
+
+Every input-derived string (paths, messages, source lines) goes through `printable`
+and into `rich.text.Text` objects, which never interpret markup: a descriptor that
+says "[bold red]x[/]" or "\\x1b[2J" prints literally. The reporter reads no files;
+source lines come from the documents the engine already loaded. rich is imported
+only here, because it is slow to import and the text and json formats do not need it.
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from rich.cells import cell_len
+from rich.console import Console
+from rich.text import Text
+
+from toolcontract.model import Severity
+from toolcontract.report.common import lint_summary, printable
+
+SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "blue"}
+SEVERITY_WIDTH = max(len(s.label) for s in Severity)
+# a source line longer than this is shown as a window around the column (minified JSON)
+MAX_SOURCE_CHARS = 120
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' * (count != 1 and word != 'info')}"
+
+
+def _counts(findings) -> dict[Severity, int]:
+    counts = {s: 0 for s in sorted(Severity, reverse=True)}
+    for finding in findings:
+        counts[finding.severity] += 1
+    return counts
+
+
+def _severity_counts(counts: dict[Severity, int], *, zeros: bool) -> Text:
+    text = Text()
+    parts = [(s, n) for s, n in counts.items() if n or zeros]
+    for index, (severity, count) in enumerate(parts):
+        if index:
+            text.append(", ")
+        text.append(_plural(count, severity.label), style=SEVERITY_STYLE[severity] if count else "")
+    return text
+
+
+def _display(segment: str) -> str:
+    # tabs would jump to the terminal's tab stops and move the caret off its column
+    return printable(segment).replace("\t", " ")
+
+
+def source_excerpt(line_text: str, column: int) -> tuple[str, int]:
+    """The source line as shown (made printable, windowed when long) and the caret's cell offset in it."""
+    index = min(max(column - 1, 0), len(line_text))
+    start = 0
+    end = len(line_text)
+    if end > MAX_SOURCE_CHARS:
+        start = max(0, min(index - MAX_SOURCE_CHARS // 2, end - MAX_SOURCE_CHARS))
+        end = start + MAX_SOURCE_CHARS
+    head = "..." if start > 0 else ""
+    tail = "..." if end < len(line_text) else ""
+    prefix = head + _display(line_text[start:index])
+    return prefix + _display(line_text[index:end]) + tail, cell_len(prefix)
+
+
+def render_lint(result, stream: TextIO) -> None:
+    console = Console(file=stream, highlight=False, soft_wrap=True, markup=False, emoji=False)
+    groups: dict[str, list] = {}
+    for finding in result.findings:  # already sorted by path, line, column, rule
+        groups.setdefault(finding.path, []).append(finding)
+
+    for path, findings in groups.items():
+        document = result.documents.get(path)
+        header = Text()
+        header.append(printable(path), style="bold underline")
+        header.append("  ")
+        header.append_text(_severity_counts(_counts(findings), zeros=False))
+        console.print(header)
+        position_width = max(len(f"{f.line}:{f.column}") for f in findings)
+        gutter_width = max(len(str(f.line)) for f in findings)
+        for finding in findings:
+            row = Text("  ")
+            row.append(f"{finding.line}:{finding.column}".ljust(position_width), style="dim")
+            row.append("  ")
+            row.append(finding.severity.label.ljust(SEVERITY_WIDTH), style=SEVERITY_STYLE[finding.severity])
+            row.append("  ")
+            row.append(finding.rule, style="bold")
+            row.append("  ")
+            row.append(printable(finding.message))
+            console.print(row)
+            if document is None:  # the file did not load (TC000): there is no source to show
+                continue
+            line_text = document.line_text(finding.line)
+            if not line_text.strip():
+                continue
+            shown, caret = source_excerpt(line_text, finding.column)
+            source = Text("    ")
+            source.append(str(finding.line).rjust(gutter_width), style="dim")
+            source.append(" | ", style="dim")
+            source.append(shown)
+            console.print(source)
+            pointer = Text("    " + " " * gutter_width)
+            pointer.append(" | ", style="dim")
+            pointer.append(" " * caret)
+            pointer.append("^", style=SEVERITY_STYLE[finding.severity])
+            console.print(pointer)
+        console.print()
+
+    summary = lint_summary(result)
+    checked = f"{_plural(summary['files'], 'file')}, {_plural(summary['tools'], 'tool')}"
+    if not result.findings:
+        console.print(Text.assemble(("All clean", "bold green"), f": {checked}, no findings."))
+        return
+    line = Text(f"{checked}: ")
+    line.append_text(_severity_counts(_counts(result.findings), zeros=True))
+    console.print(line)
