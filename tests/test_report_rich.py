@@ -197,3 +197,42 @@ def test_severity_is_coloured_on_a_terminal_and_input_markup_is_not(monkeypatch)
     assert "\x1b[33mwarning" in out  # yellow
     assert message in out  # literal, not styled
     assert "\x1b]8;" not in out  # no hyperlink was made from the input
+
+
+# ---------------------------------------------------------------- assess (rich)
+
+
+def _assess_rich(args, verbose=False):
+    from typer.testing import CliRunner
+
+    from toolcontract.cli import app
+
+    return CliRunner().invoke(app, ["assess", *args, "--format", "rich", *(["-v"] if verbose else [])])
+
+
+def test_assess_rich_has_a_table_per_file_a_trail_and_a_summary():
+    result = _assess_rich(["fixtures/invocations/seed_two_gates.yaml"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "fixtures/invocations/seed_two_gates.yaml" in out
+    assert "delete_all_orders" in out and "rejected @registry" in out
+    assert "✓✗·····" in out  # parse passed, registry refused, the rest not reached
+    assert "every expectation met" in out.splitlines()[-1]
+
+
+def test_assess_rich_verbose_shows_model_view_and_evidence():
+    result = _assess_rich(["fixtures/invocations/seed_two_gates.yaml"], verbose=True)
+    assert "model view:" in result.output and '"candidate"' in result.output
+
+
+def test_assess_rich_shows_unmet_expectations_and_escapes_input(tmp_path):
+    fixture = tmp_path / "f.yaml"
+    fixture.write_text(
+        "toolcontract: 1\ncases:\n  - id: \"x[bold]\\x1b[31mred\"\n"
+        "    candidate: {id: c1, name: \"nope[/]\", arguments: {}}\n    expect: {outcome: allowed}\n"
+    )
+    result = _assess_rich([str(fixture)])
+    assert result.exit_code == 1
+    assert "\x1b[31m" not in result.output and "\\x1b[31m" in result.output
+    assert "x[bold]" in result.output and "nope[/]" in result.output
+    assert "EXPECTED outcome=allowed" in result.output and "GOT outcome=rejected" in result.output

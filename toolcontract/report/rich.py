@@ -116,3 +116,120 @@ def render_lint(result, stream: TextIO) -> None:
     line = Text(f"{checked}: ")
     line.append_text(_severity_counts(_counts(result.findings), zeros=True))
     console.print(line)
+
+
+# ---------------------------------------------------------------------- assess
+
+from rich import box  # noqa: E402  (kept beside its only user)
+from rich.table import Table  # noqa: E402
+
+from toolcontract.assess.classify import TASK_ACCEPTANCE  # noqa: E402
+from toolcontract.model import GATE_ORDER, Outcome  # noqa: E402
+from toolcontract.report.common import AssessReporter  # noqa: E402
+
+OUTCOME_STYLE = {
+    Outcome.SUCCEEDED: "green",
+    Outcome.ALLOWED: "green",
+    Outcome.NEEDS_EVIDENCE: "yellow",
+    Outcome.REQUIRES_APPROVAL: "yellow",
+    Outcome.TIMED_OUT: "dark_orange",
+    Outcome.CANCELLED: "dark_orange",
+    Outcome.REJECTED: "red",
+    Outcome.FAILED: "red",
+    Outcome.BLOCKED: "bold red",
+    Outcome.EFFECT_UNKNOWN: "bold red",
+}
+TRAIL_MARK = {"passed": ("✓", "green"), "refused": ("✗", "bold red"), "not_reached": ("·", "dim")}
+GATE_LEGEND = " ".join(gate.value for gate in GATE_ORDER)
+
+
+def _trail(trail) -> Text:
+    text = Text()
+    for step in trail:
+        mark, style = TRAIL_MARK.get(step["result"], ("?", ""))
+        text.append(mark, style=style)
+    return text
+
+
+class AssessReport(AssessReporter):
+    """Per fixture file a table of cases, then a summary by outcome. Cases of one file
+    are held until the file ends (a table needs its rows); other formats stream."""
+
+    def __init__(self, stream: TextIO, verbose: bool = False) -> None:
+        super().__init__(stream, verbose)
+        self.console = Console(file=stream, highlight=False, soft_wrap=False, markup=False, emoji=False)
+        if not self.console.is_terminal:  # a file or a pipe: no terminal width to fit
+            self.console.width = max(self.console.width, 160)
+        self.rows: list = []
+
+    def begin_file(self, path: str) -> None:
+        self.rows = []
+
+    def case(self, envelope) -> None:
+        super().case(envelope)
+        self.rows.append(envelope)
+
+    def end_file(self, path: str) -> None:
+        if not self.rows:
+            return
+        table = Table(title=Text(printable(path), style="bold"), title_justify="left", box=box.SIMPLE_HEAD,
+                      caption=Text(f"trail: {GATE_LEGEND}. Every case also leaves {TASK_ACCEPTANCE} unverified.",
+                                   style="dim"),
+                      caption_justify="left", expand=False)
+        table.add_column("case", overflow="fold", min_width=10)
+        table.add_column("tool", overflow="fold", min_width=10)
+        table.add_column("trail", no_wrap=True)
+        table.add_column("outcome", no_wrap=True)
+        table.add_column("effect", no_wrap=True)
+        table.add_column("next step", no_wrap=True)
+        table.add_column("unverified", overflow="fold", ratio=1, min_width=20)
+        for envelope in self.rows:
+            outcome = Text(envelope.outcome.value, style=OUTCOME_STYLE[envelope.outcome])
+            if envelope.gate is not None:
+                outcome.append(f" @{envelope.gate.value}", style="dim")
+            if not envelope.expect_met:
+                want = ", ".join(f"{k}={v or '-'}" for k, v in envelope.expect["want"].items())
+                got = ", ".join(f"{k}={v or '-'}" for k, v in envelope.expect["got"].items())
+                outcome.append(f"\nEXPECTED {want}\n     GOT {got}", style="bold magenta")
+            scope = [printable(item) for item in envelope.unverified_scope if item != TASK_ACCEPTANCE]
+            table.add_row(
+                Text(printable(envelope.case_id)),
+                Text(printable(envelope.tool)),
+                _trail(envelope.trail),
+                outcome,
+                Text(envelope.effect.value),
+                Text(envelope.next_step.value),
+                Text("; ".join(scope) or "-", style="dim"),
+            )
+        self.console.print(table)
+        if self.verbose:
+            for envelope in self.rows:
+                self._evidence(envelope)
+        self.rows = []
+
+    def _evidence(self, envelope) -> None:
+        from toolcontract import jsoncodec
+
+        self.console.print(Text(f"{printable(envelope.case_id)} ({printable(envelope.correlation_id)})", style="bold"))
+        for reason in envelope.reasons:
+            self.console.print(Text(f"  reason: {printable(reason)}"))
+        self.console.print(Text(f"  model view: {printable(envelope.model_view['content'])}", style="cyan"))
+        if envelope.model_view.get("omitted"):
+            self.console.print(Text(f"  omitted from the model: {', '.join(envelope.model_view['omitted'])}", style="dim"))
+        evidence = jsoncodec.dumps(envelope.evidence, indent=2)
+        self.console.print(Text("\n".join("  " + printable(line) for line in evidence.splitlines()), style="dim"))
+
+    def finish(self, error: str | None = None) -> None:
+        s = self.summary
+        text = Text(f"{s.cases} case{'s' * (s.cases != 1)}: ")
+        for index, (outcome, count) in enumerate(sorted(s.by_outcome.items())):
+            if index:
+                text.append(", ")
+            text.append(f"{outcome} {count}", style=OUTCOME_STYLE[Outcome(outcome)])
+        if not s.by_outcome:
+            text.append("none")
+        if s.expect_failed:
+            text.append(f"; {s.expect_failed} unmet expectation{'s' * (s.expect_failed != 1)}", style="bold magenta")
+        else:
+            text.append("; every expectation met" if s.cases else "")
+        self.console.print(text)

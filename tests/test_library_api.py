@@ -1,0 +1,56 @@
+"""The library API a harness uses, including the README's example run as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import toolcontract
+from toolcontract.model import Outcome
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _readme_example() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    assert blocks, "the README has a python example"
+    return blocks[0]
+
+
+def test_readme_library_example_runs_and_gets_a_success():
+    sent = []
+    namespace = {
+        "descriptor": {
+            "name": "invoice_get", "effect": "read",
+            "input_schema": {"type": "object", "properties": {"invoice_id": {"type": "string"}},
+                             "required": ["invoice_id"], "additionalProperties": False},
+        },
+        "send_to_model": lambda content, is_error: sent.append((content, is_error)),
+    }
+    exec(compile(_readme_example(), "README.md", "exec"), namespace)
+    assert sent == [('{"status": "open"}', False)]
+    assert namespace["envelope"].outcome is Outcome.SUCCEEDED
+
+
+def test_every_exported_name_resolves():
+    for name in toolcontract.__all__:
+        assert getattr(toolcontract, name) is not None, name
+
+
+def test_assess_is_callable_even_after_the_subpackage_is_imported():
+    import toolcontract.assess.gates  # binds the subpackage as toolcontract.assess
+
+    from toolcontract import Candidate, Case, Registry, assess
+
+    envelope = assess(Case("c", Candidate("1", "nope", {})), Registry())
+    assert envelope.outcome is Outcome.REJECTED and envelope.gate.value == "registry"
+
+
+def test_importing_toolcontract_loads_no_heavy_modules():
+    import subprocess
+    import sys
+
+    code = "import sys, toolcontract; print(','.join(m for m in ('rich', 'jsonschema', 'jsonschema_rs', 'yaml') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == ""
