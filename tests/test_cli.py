@@ -451,7 +451,6 @@ def test_process_no_arguments_prints_help():
     assert "lint" in done.stdout
 
 
-@pytest.mark.xfail(reason="cli.py: no arguments prints help, then an empty 'toolcontract: ' line on stderr", strict=False)
 def test_process_no_arguments_has_no_empty_error_line():
     done = _process()
     assert done.stderr.strip() != "toolcontract:"

@@ -32,6 +32,7 @@ class ToolView:
     # native field -> (document, pointer) for fields written elsewhere or under another name
     sources: dict[str, tuple[Document, str]] = field(default_factory=dict)
     format: str = "native"  # or the provider format the tool was read from
+    raw: Any = None  # the tool object as the provider format wrote it (None for native)
 
     @property
     def name(self) -> str | None:

@@ -8,7 +8,7 @@ or the terminal.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Mapping
 
 from toolcontract.descriptor import ToolView
 from toolcontract.model import Finding, Severity
@@ -55,6 +55,9 @@ class Rule:
     # "tool": check(ToolView); "set": check(list[ToolView]) -> (ToolView, Hit)
     scope: str = "tool"
     check: Callable | None = field(default=None, repr=False, compare=False)
+    # portability rules: the surfaces (see SURFACES) the rule speaks for. Such a rule runs
+    # only when `--target` names one of them, as check(tool, surfaces) with those named.
+    surfaces: tuple[str, ...] = ()
 
     @property
     def bad_examples(self) -> tuple[Bad, ...]:
@@ -67,6 +70,9 @@ class Rule:
 
 REGISTRY: dict[str, Rule] = {}
 
+# the provider surfaces portability rules speak for (`--target`)
+SURFACES = ("openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "mcp")
+
 
 def rule(
     *,
@@ -77,13 +83,17 @@ def rule(
     severity: Severity,
     examples: tuple[Bad | Good, ...],
     scope: str = "tool",
+    surfaces: tuple[str, ...] = (),
 ) -> Callable:
     """Register the decorated function as the check of a new rule."""
 
     def register(check: Callable | None) -> Callable | None:
         if id in REGISTRY:
             raise ValueError(f"rule {id} registered twice")
-        REGISTRY[id] = Rule(id, name, summary, rationale, severity, examples, scope, check)
+        unknown = set(surfaces) - set(SURFACES)
+        if unknown:
+            raise ValueError(f"rule {id}: unknown surfaces {sorted(unknown)}")
+        REGISTRY[id] = Rule(id, name, summary, rationale, severity, examples, scope, check, tuple(surfaces))
         return check
 
     return register
@@ -110,13 +120,21 @@ class Selection:
     select: tuple[str, ...] = ("TC",)
     ignore: tuple[str, ...] = ()
     severity: dict[str, Severity] = field(default_factory=dict)
+    targets: tuple[str, ...] = ()  # provider surfaces to check portability for; none by default
 
     def validate(self, rules: dict[str, Rule]) -> None:
+        for target in self.targets:
+            if target not in SURFACES:
+                raise SelectionError(f"unknown target {target!r} (expected any of {', '.join(SURFACES)})")
         for prefix in (*self.select, *self.ignore, *self.severity):
             if prefix.upper() in ("ALL",):
                 continue
             if not any(rule_id.startswith(prefix.upper()) for rule_id in rules):
                 raise SelectionError(f"{prefix!r} matches no rule (rule ids look like TC403, prefixes like TC4)")
+
+    def surfaces_for(self, rule: Rule) -> tuple[str, ...]:
+        """The targeted surfaces a portability rule runs for (empty: it does not run)."""
+        return tuple(t for t in self.targets if t in rule.surfaces)
 
     def enabled(self, rule_id: str) -> bool:
         best_len, chosen = -1, False
@@ -161,16 +179,23 @@ def lint_files(
     files: Iterable[tuple[str, bytes | LoadError]],
     selection: Selection = Selection(),
     limits: Limits = DEFAULT_LIMITS,
+    input_format: str | None = None,
+    overlays: Mapping[str, tuple[str, bytes | LoadError]] | None = None,
 ) -> LintResult:
-    """Lint files given as (path, content). Content is bytes, or the LoadError met reading it."""
+    """Lint files given as (path, content). Content is bytes, or the LoadError met reading it.
+
+    `input_format` forces a format instead of detecting it; `overlays` maps a provider
+    file's path to its contract overlay (path, content).
+    """
     from toolcontract.sources.reader import read_tools
 
     rules = all_rules()
     active = [r for r in rules.values() if selection.enabled(r.id)]
+    active = [r for r in active if not r.surfaces or selection.surfaces_for(r)]
     doc_rules = [r for r in active if r.scope == "document"]
-    tool_rules = [r for r in active if r.scope == "tool"]
+    tool_rules = [(r, selection.surfaces_for(r)) for r in active if r.scope == "tool"]
     set_rules = [r for r in active if r.scope == "set"]
-    parse_rule, duplicate_rule = rules["TC000"], rules["TC001"]
+    parse_rule, duplicate_rule, structure_rule = rules["TC000"], rules["TC001"], rules["TC002"]
 
     findings: list[Finding] = []
     documents: dict[str, Document] = {}
@@ -199,15 +224,34 @@ def lint_files(
                     Finding(path, dup.line, dup.column, duplicate_rule.id, duplicate_rule.name,
                             selection.severity_of(duplicate_rule, hit), hit.message, dup.pointer)
                 )
-        for r in doc_rules:
-            for hit in r.check(document):
-                pointer = _pointer(hit.path)
-                findings.append(_finding(r, hit, document, pointer, None, selection.severity_of(r, hit)))
-        tools = read_tools(document)
+        overlay = None
+        if overlays and path in overlays:
+            overlay_path, overlay_content = overlays[path]
+            try:
+                if isinstance(overlay_content, LoadError):
+                    raise overlay_content
+                overlay = load_bytes(overlay_content, overlay_path, limits)
+                documents[overlay_path] = overlay
+            except LoadError as error:
+                if selection.enabled(parse_rule.id):
+                    findings.append(Finding(overlay_path, error.line, error.column, parse_rule.id, parse_rule.name,
+                                            selection.severity_of(parse_rule, Hit()), error.message))
+        read = read_tools(document, input_format, overlay)
+        if read.format == "native":
+            for r in doc_rules:
+                for hit in r.check(document):
+                    pointer = _pointer(hit.path)
+                    findings.append(_finding(r, hit, document, pointer, None, selection.severity_of(r, hit)))
+        if selection.enabled(structure_rule.id):
+            for problem_document, pointer, message in read.problems:
+                hit = Hit(message=message)
+                findings.append(_finding(structure_rule, hit, problem_document, pointer, None,
+                                         selection.severity_of(structure_rule, hit)))
+        tools = read.tools
         views.extend(tools)
         for tool in tools:
-            for r in tool_rules:
-                for hit in r.check(tool):
+            for r, surfaces in tool_rules:
+                for hit in (r.check(tool, surfaces) if r.surfaces else r.check(tool)):
                     doc, pointer = tool.locate(hit.path)
                     findings.append(_finding(r, hit, doc, pointer, tool.name, selection.severity_of(r, hit)))
     for r in set_rules:

