@@ -168,6 +168,7 @@ class LintResult:
     tools: int
     documents: dict[str, Document]
     tool_views: list[ToolView] = field(default_factory=list)
+    fail_on: Severity = Severity.ERROR  # set by the caller; reporters that pass/fail per file use it
 
 
 def _finding(rule: Rule, hit: Hit, document: Document, pointer: str, tool: str | None, severity: Severity) -> Finding:
@@ -258,7 +259,9 @@ def lint_files(
         for tool, hit in r.check(views):
             doc, pointer = tool.locate(hit.path)
             findings.append(_finding(r, hit, doc, pointer, tool.name, selection.severity_of(r, hit)))
-    findings.sort()
+    from toolcontract.lint.suppression import suppress
+
+    findings = suppress(findings, documents, selection, rules)
     return LintResult(findings, count, len(views), documents, views)
 
 

@@ -10,6 +10,9 @@ LINT_FORMATS = {
     "rich": "toolcontract.report.rich",
     "text": "toolcontract.report.text",
     "json": "toolcontract.report.json",
+    "sarif": "toolcontract.report.sarif",
+    "github": "toolcontract.report.github",
+    "junit": "toolcontract.report.junit",
 }
 
 
@@ -22,6 +25,7 @@ ASSESS_FORMATS = {
     "rich": "toolcontract.report.rich",
     "text": "toolcontract.report.text",
     "json": "toolcontract.report.json",
+    "junit": "toolcontract.report.junit",
 }
 
 

@@ -128,3 +128,23 @@ def _hint(name: str) -> str:
 
     close = difflib.get_close_matches(name, _KNOWN, n=1)
     return f" (did you mean {close[0]!r}?)" if close else " (extension fields start with `x-`)"
+
+
+rule(
+    id="TC009",
+    name="unused-suppression",
+    severity=Severity.WARNING,
+    summary="An inline `# toolcontract: ignore[...]` comment suppressed no finding.",
+    rationale=(
+        "Suppressions outlive the problems they were written for: the finding is fixed, the comment stays, "
+        "and later hides a new problem of the same rule on that line. Reporting unused suppressions (as "
+        "ruff's RUF100 does for `noqa`) keeps every exception justified. Only suppressions naming rules "
+        "that ran are checked."
+    ),
+    examples=(
+        Bad(_GOOD + "x-team: weather  # toolcontract: ignore\n", line=4, note="nothing on this line to ignore"),
+        Good("toolcontract: 1\nname: Weather  # toolcontract: ignore[TC101]\neffect: read\n",
+             note="suppresses the TC101 finding on its line"),
+    ),
+    scope="load",
+)(None)

@@ -1,0 +1,101 @@
+"""`junit`: JUnit XML for CI test views. Lint: one testcase per file, failing when the
+file has a finding at or above the run's `--fail-on`. Assess: one testcase per case,
+with a failure for each unmet `expect`. Text from inputs is made printable first
+(XML 1.0 cannot carry control characters, even escaped)."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import TextIO
+
+from toolcontract.model import Severity
+from toolcontract.report.common import AssessReporter, printable
+
+
+def _line(f) -> str:
+    return f"{f.path}:{f.line}:{f.column}: {f.severity.label} {f.rule} {f.message}"
+
+
+def _write(root: ET.Element, stream: TextIO) -> None:
+    ET.indent(root)
+    stream.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    stream.write(ET.tostring(root, encoding="unicode"))
+    stream.write("\n")
+
+
+def render_lint(result, stream: TextIO) -> None:
+    threshold = getattr(result, "fail_on", Severity.ERROR)
+    by_path: dict[str, list] = {}
+    for finding in result.findings:
+        by_path.setdefault(finding.path, []).append(finding)
+    paths = sorted(set(by_path) | set(result.documents))
+    failures = 0
+    suite = ET.Element("testsuite", name="toolcontract lint")
+    for path in paths:
+        findings = by_path.get(path, [])
+        case = ET.SubElement(suite, "testcase", classname="toolcontract.lint", name=printable(path), file=printable(path))
+        failing = [f for f in findings if f.severity >= threshold]
+        if failing:
+            failures += 1
+            first = failing[0]
+            failure = ET.SubElement(case, "failure", type=first.rule,
+                                    message=printable(f"{len(failing)} finding(s) at or above {threshold.label}; first: "
+                                                      f"{first.rule} {first.message}"))
+            failure.text = "\n".join(printable(_line(f)) for f in failing)
+        rest = [f for f in findings if f.severity < threshold]
+        if rest:
+            ET.SubElement(case, "system-out").text = "\n".join(printable(_line(f)) for f in rest)
+    suite.set("tests", str(len(paths)))
+    suite.set("failures", str(failures))
+    suite.set("errors", "0")
+    root = ET.Element("testsuites", name="toolcontract", tests=str(len(paths)), failures=str(failures), errors="0")
+    root.append(suite)
+    _write(root, stream)
+
+
+class AssessReport(AssessReporter):
+    """One testcase per case; cases are kept until the end (XML needs the counts first)."""
+
+    def __init__(self, stream: TextIO, verbose: bool = False) -> None:
+        super().__init__(stream, verbose)
+        self.suites: dict[str, ET.Element] = {}
+
+    def case(self, envelope) -> None:
+        super().case(envelope)
+        path = (envelope.source or {}).get("path", "-")
+        suite = self.suites.get(path)
+        if suite is None:
+            suite = self.suites[path] = ET.Element("testsuite", name=printable(path))
+        case = ET.SubElement(suite, "testcase", classname=printable(path), name=printable(envelope.case_id))
+        case.set("file", printable(path))
+        if (envelope.source or {}).get("line"):
+            case.set("line", str(envelope.source["line"]))
+        if not envelope.expect_met:
+            want = ", ".join(f"{k}={v or '-'}" for k, v in envelope.expect["want"].items())
+            got = ", ".join(f"{k}={v or '-'}" for k, v in envelope.expect["got"].items())
+            failure = ET.SubElement(case, "failure", type="expect", message=printable(f"want {want}; got {got}"))
+            failure.text = "\n".join(printable(r) for r in envelope.reasons)
+        ET.SubElement(case, "system-out").text = printable(
+            f"outcome={envelope.outcome.value} gate={envelope.gate.value if envelope.gate else '-'} "
+            f"effect={envelope.effect.value} next={envelope.next_step.value}")
+
+    def finish(self, error: str | None = None) -> None:
+        root = ET.Element("testsuites", name="toolcontract assess")
+        total = failures = 0
+        for suite in self.suites.values():
+            cases = suite.findall("testcase")
+            failed = sum(1 for c in cases if c.find("failure") is not None)
+            suite.set("tests", str(len(cases)))
+            suite.set("failures", str(failed))
+            suite.set("errors", "0")
+            total += len(cases)
+            failures += failed
+            root.append(suite)
+        if error is not None:
+            suite = ET.SubElement(root, "testsuite", name="toolcontract assess: input", tests="1", failures="0", errors="1")
+            case = ET.SubElement(suite, "testcase", classname="toolcontract.assess", name="read fixtures")
+            ET.SubElement(case, "error", message=printable(error))
+        root.set("tests", str(total))
+        root.set("failures", str(failures))
+        root.set("errors", "1" if error is not None else "0")
+        _write(root, self.stream)
