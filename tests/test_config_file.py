@@ -1,0 +1,78 @@
+"""Configuration files: discovery, validation with positions, globs."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolcontract.config import ConfigError, config_from_data, find_config, glob_matches, load_config
+
+
+def test_pyproject_table_is_found_walking_up(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname='x'\n\n[tool.toolcontract]\nselect = ['TC1']\n")
+    deep = tmp_path / "a" / "b"
+    deep.mkdir(parents=True)
+    found = find_config(deep)
+    assert found == tmp_path / "pyproject.toml"
+    assert load_config(found).select == ("TC1",)
+
+
+def test_yaml_config_wins_in_its_folder_and_pyproject_without_table_is_skipped(tmp_path):
+    (tmp_path / ".toolcontract.yaml").write_text("ignore: [TC2]\n")
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    (inner / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    assert find_config(inner) == tmp_path / ".toolcontract.yaml"
+
+
+def test_unknown_key_names_the_key_file_and_line(tmp_path):
+    config = tmp_path / "pyproject.toml"
+    config.write_text("[tool.other]\nx = 1\n\n[tool.toolcontract]\nselect = ['TC1']\nselct = ['TC2']\n")
+    with pytest.raises(ConfigError) as raised:
+        load_config(config)
+    assert str(raised.value).startswith(f"{config}:6:1: unknown key 'selct'")
+
+
+def test_bad_value_in_yaml_points_at_it(tmp_path):
+    config = tmp_path / ".toolcontract.yaml"
+    config.write_text("select: [TC1]\nseverity:\n  TC403: fatal\n")
+    with pytest.raises(ConfigError) as raised:
+        load_config(config)
+    text = str(raised.value)
+    assert text.startswith(f"{config}:3:3:") and "severity/TC403" in text
+
+
+def test_snake_case_keys_are_accepted_and_values_normalised(tmp_path):
+    config = config_from_data({"per_file_ignores": {"legacy/*.json": ["tc4"]}, "target": ["openai"]}, str(tmp_path / "c.yaml"))
+    assert config.per_file_ignores == (("legacy/*.json", ("TC4",)),)
+    assert config.ignored_codes(str(tmp_path / "legacy" / "a.json")) == ("TC4",)
+    assert config.ignored_codes(str(tmp_path / "other" / "a.json")) == ()
+
+
+def test_include_and_exclude(tmp_path):
+    config = config_from_data({"include": ["tools/**/*.yaml"], "exclude": ["tools/legacy/"]}, str(tmp_path / "c.yaml"))
+    assert config.included(str(tmp_path / "tools" / "a.yaml"))
+    assert config.included(str(tmp_path / "tools" / "x" / "a.yaml"))
+    assert not config.included(str(tmp_path / "tools" / "legacy" / "a.yaml"))
+    assert not config.included(str(tmp_path / "other.yaml"))
+
+
+@pytest.mark.parametrize(
+    "pattern, path, expected",
+    [
+        ("*.yaml", "a.yaml", True), ("*.yaml", "deep/a.yaml", True), ("tools/*.yaml", "tools/x/a.yaml", False),
+        ("tools/**/*.yaml", "tools/a.yaml", True), ("tools/**/*.yaml", "tools/x/y/a.yaml", True),
+        ("legacy/", "legacy/a.json", True), ("./legacy/*.json", "legacy/a.json", True), ("a?.json", "ab.json", True),
+        ("[!b]*.json", "a.json", True), ("[!b]*.json", "b.json", False), (".hidden/*", ".hidden/x", True),
+    ],
+)
+def test_globs(pattern, path, expected):
+    assert glob_matches(pattern, path) is expected
+
+
+def test_invalid_toml_and_non_table_config(tmp_path):
+    bad = tmp_path / "pyproject.toml"
+    bad.write_text("[tool.toolcontract\n")
+    with pytest.raises(ConfigError):
+        load_config(bad)
+    with pytest.raises(ConfigError):
+        config_from_data(["TC1"], "x.yaml")

@@ -1,0 +1,241 @@
+"""Configuration: `[tool.toolcontract]` in pyproject.toml, or `.toolcontract.yaml`.
+
+Found by walking up from the working directory (the first `.toolcontract.yaml` /
+`.yml`, or `pyproject.toml` that has a `[tool.toolcontract]` table, wins). Checked
+against schemas/config.schema.json; a bad key or value is a `ConfigError` whose
+text is `path:line:col: message` naming the key. Keys are kebab-case as in ruff
+(`per-file-ignores`); snake_case spellings are accepted too.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CONFIG_NAMES = (".toolcontract.yaml", ".toolcontract.yml")
+
+
+class ConfigError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Config:
+    path: str | None = None  # the file it came from; None: defaults
+    root: str = "."  # globs and paths are relative to this folder
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severity: dict[str, str] = field(default_factory=dict)
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    target: tuple[str, ...] = ()
+    overlays: dict[str, str] = field(default_factory=dict)
+    fail_on: str | None = None
+
+    def relative(self, path: str) -> str:
+        """A file's path relative to the config's folder, with forward slashes."""
+        try:
+            rel = os.path.relpath(os.path.abspath(path), os.path.abspath(self.root))
+        except ValueError:  # another drive (Windows)
+            rel = path
+        return rel.replace(os.sep, "/")
+
+    def ignored_codes(self, path: str) -> tuple[str, ...]:
+        rel = self.relative(path)
+        codes: list[str] = []
+        for pattern, rules in self.per_file_ignores:
+            if glob_matches(pattern, rel):
+                codes.extend(rules)
+        return tuple(codes)
+
+    def included(self, path: str) -> bool:
+        rel = self.relative(path)
+        if any(glob_matches(p, rel) for p in self.exclude):
+            return False
+        return not self.include or any(glob_matches(p, rel) for p in self.include)
+
+
+@functools.lru_cache(maxsize=256)
+def _glob_regex(pattern: str) -> re.Pattern:
+    """Gitignore-like globs: `*` and `?` stay within a folder, `**` spans folders;
+    a pattern without `/` matches the file name at any depth."""
+    pattern = pattern.replace(os.sep, "/")
+    if pattern.startswith("./"):
+        pattern = pattern[2:]
+    anywhere = "/" not in pattern.rstrip("/")
+    out = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif c == "*":
+            out.append("[^/]*")
+            i += 1
+        elif c == "?":
+            out.append("[^/]")
+            i += 1
+        elif c == "[":
+            end = pattern.find("]", i + 1)
+            if end == -1:
+                out.append(re.escape(c))
+                i += 1
+            else:
+                body = pattern[i + 1 : end].replace("\\", "\\\\")
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                out.append(f"[{body}]")
+                i = end + 1
+        else:
+            out.append(re.escape(c))
+            i += 1
+    body = "".join(out)
+    if pattern.endswith("/"):  # a folder: everything under it
+        body += ".*"
+    prefix = "(?:.*/)?" if anywhere else ""
+    return re.compile(f"{prefix}{body}(?:/.*)?\\Z" if not pattern.endswith("/") else f"{prefix}{body}\\Z")
+
+
+def glob_matches(pattern: str, path: str) -> bool:
+    return _glob_regex(pattern).match(path) is not None
+
+
+# ------------------------------------------------------------------- reading
+
+
+def find_config(start: str | os.PathLike = ".") -> Path | None:
+    """The nearest configuration file at or above `start`."""
+    folder = Path(start).resolve()
+    for directory in (folder, *folder.parents):
+        for name in CONFIG_NAMES:
+            candidate = directory / name
+            if candidate.is_file():
+                return candidate
+        pyproject = directory / "pyproject.toml"
+        if pyproject.is_file() and _has_table(pyproject):
+            return pyproject
+    return None
+
+
+def _has_table(pyproject: Path) -> bool:
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return re.search(r"^\s*\[\s*tool\s*\.\s*toolcontract\s*[\].]", text, re.M) is not None
+
+
+def load_config(path: str | os.PathLike) -> Config:
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}:1:1: cannot read: {exc.strerror or exc}") from None
+    if path.name == "pyproject.toml":
+        data, locate = _read_pyproject(path, raw)
+    else:
+        data, locate = _read_yaml(path, raw)
+    return config_from_data(data, str(path), locate)
+
+
+def _read_pyproject(path: Path, raw: bytes):
+    import tomllib
+
+    try:
+        document = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}:1:1: not valid TOML: {exc}") from None
+    data = document.get("tool", {}).get("toolcontract", {})
+    text = raw.decode("utf-8")
+
+    def locate(keys: tuple) -> tuple[int, int]:
+        # TOML parsers give no positions: find the key inside the [tool.toolcontract] table
+        table = re.search(r"^\s*\[\s*tool\s*\.\s*toolcontract\s*\]", text, re.M)
+        start = table.end() if table else 0
+        key = str(keys[0]) if keys else ""
+        if key:
+            found = re.search(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", text[start:], re.M)
+            if found:
+                offset = start + found.start() + (len(found.group()) - len(found.group().lstrip()))
+                line = text.count("\n", 0, offset) + 1
+                return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+        if table:
+            return text.count("\n", 0, table.start()) + 1 + (1 if text[table.start()] == "\n" else 0), 1
+        return 1, 1
+
+    return data, locate
+
+
+def _read_yaml(path: Path, raw: bytes):
+    from toolcontract.sources.document import LoadError, join_pointer, load_bytes
+
+    try:
+        document = load_bytes(raw, str(path))
+    except LoadError as error:
+        raise ConfigError(f"{path}:{error.line}:{error.column}: {error.message}") from None
+    if document.duplicates:
+        dup = document.duplicates[0]
+        raise ConfigError(f"{path}:{dup.line}:{dup.column}: key {dup.key!r} repeats the one at line {dup.first_line}")
+    data = {} if document.data is None else document.data
+
+    def locate(keys: tuple) -> tuple[int, int]:
+        return document.locate(join_pointer("", *keys), "key")
+
+    return data, locate
+
+
+@functools.cache
+def _validator():
+    from toolcontract.schema_tools import compile_validator
+    from toolcontract.schemas_data import load_schema
+
+    return compile_validator(load_schema("config.schema.json"))
+
+
+def config_from_data(data: Any, path: str, locate=lambda keys: (1, 1)) -> Config:
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}:1:1: the configuration must be a table of keys, not {type(data).__name__}")
+    normalised = {str(k).replace("_", "-"): v for k, v in data.items()}
+    original = {str(k).replace("_", "-"): k for k in data}
+    for error in _validator().iter_errors(normalised):
+        keys = tuple(error.instance_path)
+        if error.schema_path and error.schema_path[-1] == "additionalProperties" and not keys:
+            name = error.kind.unexpected[0]
+            line, column = locate((original.get(name, name),))
+            known = ", ".join(sorted(_validator_keys()))
+            raise ConfigError(f"{path}:{line}:{column}: unknown key {original.get(name, name)!r} (known: {known})")
+        if keys:
+            keys = (original.get(keys[0], keys[0]), *keys[1:])
+        line, column = locate(keys)
+        where = "/".join(str(k) for k in keys) or "the configuration"
+        raise ConfigError(f"{path}:{line}:{column}: {where}: {error.message}")
+    root = str(Path(path).resolve().parent)
+    upper = lambda items: tuple(str(i).upper() for i in items)  # noqa: E731
+    return Config(
+        path=path,
+        root=root,
+        select=upper(normalised.get("select", ())),
+        ignore=upper(normalised.get("ignore", ())),
+        severity={str(k).upper(): v for k, v in normalised.get("severity", {}).items()},
+        per_file_ignores=tuple((glob, upper(codes)) for glob, codes in normalised.get("per-file-ignores", {}).items()),
+        include=tuple(normalised.get("include", ())),
+        exclude=tuple(normalised.get("exclude", ())),
+        target=tuple(normalised.get("target", ())),
+        overlays=dict(normalised.get("overlays", {})),
+        fail_on=normalised.get("fail-on"),
+    )
+
+
+def _validator_keys() -> list[str]:
+    from toolcontract.schemas_data import load_schema
+
+    return list(load_schema("config.schema.json")["properties"])
