@@ -29,6 +29,21 @@ EXPECTED_RULES: dict[str, Severity] = {
     "TC405": Severity.ERROR, "TC406": Severity.ERROR, "TC407": Severity.ERROR, "TC408": Severity.ERROR,
     "TC409": Severity.ERROR, "TC410": Severity.ERROR, "TC411": Severity.WARNING, "TC412": Severity.WARNING,
     "TC413": Severity.ERROR,
+    # issue 4: portability rules, run only for the surfaces `--target` names
+    "TC501": Severity.ERROR, "TC502": Severity.ERROR, "TC503": Severity.ERROR, "TC504": Severity.ERROR,
+    "TC505": Severity.ERROR, "TC506": Severity.ERROR, "TC507": Severity.ERROR, "TC508": Severity.ERROR,
+    "TC509": Severity.ERROR, "TC510": Severity.ERROR, "TC511": Severity.ERROR, "TC512": Severity.ERROR,
+    "TC513": Severity.WARNING,
+    # issue 7: security rules (tool poisoning, hostile values, backtracking patterns)
+    "TC601": Severity.ERROR, "TC602": Severity.ERROR, "TC603": Severity.ERROR, "TC604": Severity.ERROR,
+    "TC605": Severity.ERROR, "TC606": Severity.ERROR, "TC607": Severity.WARNING, "TC608": Severity.ERROR,
+    # issue 5: change rules, run by `toolcontract diff` (TC70x) and `lint --locked` (TC71x), not by plain lint
+    "TC701": Severity.ERROR, "TC702": Severity.WARNING, "TC703": Severity.INFO, "TC704": Severity.ERROR,
+    "TC711": Severity.ERROR, "TC712": Severity.WARNING, "TC713": Severity.WARNING, "TC714": Severity.INFO,
+    # issue 6: conversation rules, run by `assess` on transcripts (fixtures/transcripts), not by lint
+    "TC801": Severity.ERROR, "TC802": Severity.ERROR, "TC803": Severity.ERROR, "TC804": Severity.ERROR,
+    "TC805": Severity.ERROR, "TC806": Severity.ERROR, "TC807": Severity.WARNING, "TC808": Severity.ERROR,
+    "TC809": Severity.WARNING, "TC810": Severity.WARNING,
 }
 RULE_ID = re.compile(r"TC\d{3}\Z")
 
@@ -60,14 +75,15 @@ def has_module(name: str) -> bool:
         return False
 
 
-def lint(text: str, path: str = "descriptor.yaml", select: tuple[str, ...] | None = None) -> LintResult:
-    """Lint one text (all rules unless `select` narrows them)."""
-    selection = Selection(select=select) if select else Selection()
+def lint(text: str, path: str = "descriptor.yaml", select: tuple[str, ...] | None = None,
+         targets: tuple[str, ...] = ()) -> LintResult:
+    """Lint one text (all rules unless `select` narrows them; portability rules for `targets`)."""
+    selection = Selection(select=select, targets=targets) if select else Selection(targets=targets)
     return lint_text(text, path, selection)
 
 
-def lint_paths(*paths: Path, select: tuple[str, ...] | None = None) -> LintResult:
-    selection = Selection(select=select) if select else Selection()
+def lint_paths(*paths: Path, select: tuple[str, ...] | None = None, targets: tuple[str, ...] = ()) -> LintResult:
+    selection = Selection(select=select, targets=targets) if select else Selection(targets=targets)
     return lint_files([(str(p), p.read_bytes()) for p in paths], selection)
 
 

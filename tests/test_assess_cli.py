@@ -275,3 +275,18 @@ def test_missing_tools_path_exits_2(runner):
     result = invoke(runner, LOG, "--tools", REPO / "no" / "such" / "tools")
     assert result.exit_code == 2
     assert_one_line_error(result.stderr)
+
+
+def test_assess_tools_from_a_provider_file_take_effects_from_its_overlay(tmp_path):
+    # mcp.json has no effect classes; mcp.contract.yaml beside it says note_search is a read tool
+    fixture = tmp_path / "f.yaml"
+    fixture.write_text(
+        "toolcontract: 1\ncases:\n  - id: read\n    candidate: {id: c1, name: note_search, arguments: {query: x}}\n"
+        "    context: {environment: {allows: [read]}}\n    expect: {outcome: allowed}\n"
+    )
+    from typer.testing import CliRunner
+
+    from toolcontract.cli import app
+
+    done = CliRunner().invoke(app, ["assess", str(fixture), "--tools", "fixtures/providers/good/mcp.json", "--format", "text"])
+    assert done.exit_code == 0, done.output

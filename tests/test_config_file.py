@@ -76,3 +76,67 @@ def test_invalid_toml_and_non_table_config(tmp_path):
         load_config(bad)
     with pytest.raises(ConfigError):
         config_from_data(["TC1"], "x.yaml")
+
+
+# ------------------------------------------------------------------ through the CLI
+
+import json  # noqa: E402
+import shutil  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from typer.testing import CliRunner  # noqa: E402
+
+from toolcontract.cli import app  # noqa: E402
+
+BAD = Path(__file__).resolve().parents[1] / "fixtures" / "descriptors" / "bad"
+
+
+def _project(tmp_path, config_text, name="pyproject.toml"):
+    (tmp_path / "tools" / "legacy").mkdir(parents=True)
+    shutil.copy(BAD / "TC101-name-format.yaml", tmp_path / "tools" / "a.yaml")
+    shutil.copy(BAD / "TC403-additional-properties-open.yaml", tmp_path / "tools" / "legacy" / "b.yaml")
+    (tmp_path / name).write_text(config_text)
+    return tmp_path
+
+
+def _lint(monkeypatch, cwd, *args):
+    monkeypatch.chdir(cwd)
+    return CliRunner().invoke(app, ["lint", "--format", "json", *args])
+
+
+def test_config_select_per_file_ignores_include_exclude_and_fail_on(tmp_path, monkeypatch):
+    root = _project(tmp_path, '[tool.toolcontract]\ninclude = ["tools/**/*.yaml"]\nexclude = ["tools/legacy/"]\n'
+                              'per-file-ignores = {"tools/a.yaml" = ["TC101"]}\nfail-on = "warning"\n')
+    done = _lint(monkeypatch, root)  # no paths: the config's folder through include/exclude
+    report = json.loads(done.output)
+    assert report["summary"]["files"] == 1
+    assert not [f for f in report["findings"] if f["rule"] == "TC101"]
+    done = _lint(monkeypatch, root, "--no-config", "tools")
+    assert done.exit_code == 1 and {f["rule"] for f in json.loads(done.output)["findings"]} >= {"TC101", "TC403"}
+
+
+def test_severity_override_and_cli_options_win(tmp_path, monkeypatch):
+    root = _project(tmp_path, "severity: {TC403: error}\nignore: [TC101]\n", name=".toolcontract.yaml")
+    done = _lint(monkeypatch, root, "tools/legacy/b.yaml")
+    [finding] = [f for f in json.loads(done.output)["findings"] if f["rule"] == "TC403"]
+    assert finding["severity"] == "error" and done.exit_code == 1
+    done = _lint(monkeypatch, root, "tools/a.yaml", "--ignore", "TC4")  # the CLI's --ignore replaces the config's
+    assert any(f["rule"] == "TC101" for f in json.loads(done.output)["findings"])
+
+
+def test_bad_config_exits_2_naming_key_and_file(tmp_path, monkeypatch):
+    root = _project(tmp_path, "[tool.toolcontract]\ntarget = ['openia']\n")
+    done = _lint(monkeypatch, root, "tools")
+    assert done.exit_code == 2
+    assert "pyproject.toml:2:1: target/0" in done.output and "openia" in done.output
+    done = _lint(monkeypatch, root, "tools", "--config", "missing.toml")
+    assert done.exit_code == 2 and "missing.toml:1:1" in done.output
+
+
+def test_output_file_gets_the_format_and_the_terminal_the_default(tmp_path, monkeypatch):
+    root = _project(tmp_path, "[tool.toolcontract]\n")
+    monkeypatch.chdir(root)
+    done = CliRunner().invoke(app, ["lint", "tools", "--format", "sarif", "-o", "out.sarif"])
+    assert done.exit_code == 1
+    assert json.loads((root / "out.sarif").read_text())["version"] == "2.1.0"
+    assert "tools/a.yaml:4:7: error TC101" in done.output  # the terminal (not a tty here): text

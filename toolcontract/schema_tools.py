@@ -100,10 +100,21 @@ def _type_miss(error: jsonschema_rs.ValidationError, path: tuple) -> bool:
 def compile_validator(schema: Any) -> jsonschema_rs.Validator:
     """A 2020-12 validator for an (already metaschema-valid) schema. Raises ValueError
     when the schema cannot be compiled: a bad regex, an unresolvable or remote `$ref`."""
+    # `pattern`s come from untrusted schemas: the `regex` crate matches in linear time. It has
+    # no lookaround or backreferences; a schema that uses them gets the backtracking engine
+    # with a small step budget (a match over budget fails validation, it never hangs).
     try:
-        return jsonschema_rs.Draft202012Validator(schema, retriever=_refuse)
+        return jsonschema_rs.Draft202012Validator(schema, retriever=_refuse, pattern_options=_LINEAR)
+    except (jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError):
+        pass
+    try:
+        return jsonschema_rs.Draft202012Validator(schema, retriever=_refuse, pattern_options=_BOUNDED)
     except (jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError) as exc:
         raise ValueError(str(exc).split("\n", 1)[0]) from None
+
+
+_LINEAR = jsonschema_rs.RegexOptions()
+_BOUNDED = jsonschema_rs.FancyRegexOptions(backtrack_limit=10_000)
 
 
 def instance_errors(validator: jsonschema_rs.Validator, instance: Any) -> list[tuple[tuple, str]]:
@@ -153,3 +164,26 @@ def is_object_schema(schema: dict) -> bool:
     if kinds:
         return "object" in kinds
     return any(k in schema for k in ("properties", "patternProperties", "required", "additionalProperties"))
+
+
+@functools.lru_cache(maxsize=4096)
+def _pattern_validator(pattern: str) -> jsonschema_rs.Validator | None:
+    try:
+        return compile_validator({"type": "string", "pattern": pattern})
+    except ValueError:
+        return None
+
+
+def pattern_matches(pattern: str, text: str) -> bool | None:
+    """Whether an ECMA-262 `pattern` finds a match in `text` (unanchored, as JSON Schema reads
+    it), in linear time for any pattern the `regex` crate reads; None when it cannot tell (the
+    pattern does not compile, or a lookaround/backreference pattern runs over its budget)."""
+    validator = _pattern_validator(pattern)
+    if validator is None:
+        return None
+    if validator.is_valid(text):
+        return True
+    for error in validator.iter_errors(text):
+        if error.message.startswith("Error executing regex"):
+            return None
+    return False

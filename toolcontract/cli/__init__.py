@@ -23,7 +23,7 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 DESCRIPTOR_SUFFIXES = (".yaml", ".yml", ".json")
 FIXTURE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages"})
-FORMATS = ("rich", "text", "json")
+FORMATS = ("rich", "text", "json", "sarif", "github", "junit")
 FAIL_ON = ("error", "warning", "info")
 
 
@@ -67,8 +67,9 @@ def split_codes(values: Optional[List[str]]) -> tuple[str, ...]:
     return tuple(codes)
 
 
-def discover(paths: list[str], suffixes: tuple[str, ...] = DESCRIPTOR_SUFFIXES) -> Iterator[str]:
-    """Named files as given; folders walked for files with these suffixes (hidden ones skipped)."""
+def discover(paths: list[str], suffixes: tuple[str, ...] = DESCRIPTOR_SUFFIXES, keep=None) -> Iterator[str]:
+    """Named files as given; folders walked for files with these suffixes (hidden ones skipped)
+    that `keep(path)` accepts (the config's include/exclude)."""
     for raw in paths:
         if raw == "-":
             yield raw
@@ -83,18 +84,19 @@ def discover(paths: list[str], suffixes: tuple[str, ...] = DESCRIPTOR_SUFFIXES) 
                 found.extend(
                     os.path.join(root, name) for name in files
                     if name.lower().endswith(suffixes) and not name.startswith(".")
+                    and (keep is None or keep(os.path.join(root, name)))
                 )
             yield from sorted(found)
         else:
             yield raw
 
 
-def read_inputs(paths: list[str], max_bytes: int):
+def read_inputs(paths: list[str], max_bytes: int, keep=None):
     """(path, bytes or LoadError) per file; a file over the size limit is not read at all."""
     from toolcontract.sources.document import LoadError
 
     seen: set[str] = set()
-    for name in discover(paths):
+    for name in discover(paths, keep=keep):
         if name in seen:
             continue
         seen.add(name)
@@ -115,6 +117,40 @@ def read_inputs(paths: list[str], max_bytes: int):
             raise UsageFailure(f"{name}:1:1: cannot read: {exc.strerror or exc}") from None
 
 
+def write_whole(path: str, text: str) -> None:
+    """Write `text` to `path` through a temporary file in the same folder and a rename,
+    so that `path` is either untouched or complete. Keeps an existing file's mode."""
+    import contextlib
+    import stat
+    import tempfile
+
+    target = os.path.realpath(path)  # through a symlink, to the file it names
+    if os.path.isdir(target):
+        raise UsageFailure(f"{path}:1:1: is a folder; name a file to write")
+    try:
+        try:
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        handle, temp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp",
+                                        dir=os.path.dirname(target))
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+                stream.write(text)
+                stream.flush()
+                os.fsync(stream.fileno())
+            os.chmod(temp, mode)
+            os.replace(temp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise
+    except OSError as exc:
+        raise UsageFailure(f"{path}:1:1: cannot write: {exc.strerror or exc}") from None
+
+
 def default_format() -> str:
     return "rich" if sys.stdout.isatty() else "text"
 
@@ -128,8 +164,19 @@ def run_lint(
     exit_zero: bool = False,
     target: Optional[List[str]] = None,
     input_format: Optional[str] = None,
+    mcp_stdio: Optional[List[str]] = None,
+    mcp_timeout: float = 20.0,
+    locked: bool = False,
+    lock_file: Optional[str] = None,
+    config: Optional[str] = None,
+    no_config: bool = False,
+    output: Optional[str] = None,
 ) -> int:
-    """`lint` after its arguments are parsed (by Typer, or by `_plain_lint_arguments`): the exit code."""
+    """`lint` after its arguments are parsed (by Typer, or by `_plain_lint_arguments`): the exit code.
+
+    Command-line options win over the configuration file; `fail_on=None` means the
+    configuration's `fail-on`, else "error".
+    """
     from toolcontract.lint.engine import Selection, SelectionError, all_rules, lint_files
     from toolcontract.model import Severity
     from toolcontract.report import lint_reporter
@@ -139,19 +186,105 @@ def run_lint(
 
     if input_format is not None and input_format not in FORMATS:
         raise UsageFailure(f"toolcontract: unknown --input-format {input_format!r} (expected any of {', '.join(FORMATS)})")
-    targets = tuple(t.lower() for t in split_codes(target))
-    selection = Selection(select=split_codes(select) or ("TC",), ignore=split_codes(ignore), targets=targets)
+    cfg = resolve_config(config, no_config)
+    targets = tuple(t.lower() for t in split_codes(target)) or cfg.target
+    selection = Selection(
+        select=split_codes(select) or cfg.select or ("TC",),
+        ignore=split_codes(ignore) or cfg.ignore,
+        targets=targets,
+        severity={code: Severity.parse(level) for code, level in cfg.severity.items()},
+    )
     try:
         selection.validate(all_rules())
     except SelectionError as exc:
         raise UsageFailure(f"toolcontract: {exc}") from None
-    files = list(read_inputs(paths, DEFAULT_LIMITS.max_bytes))
-    result = lint_files(files, selection, DEFAULT_LIMITS, input_format=input_format)
-    lint_reporter(output_format or default_format())(result, sys.stdout)
+    fail_on = fail_on or cfg.fail_on or "error"
+    if not paths and not mcp_stdio:
+        if cfg.path is None:
+            raise UsageFailure("toolcontract: lint needs descriptor paths (or a configuration file with `include`), "
+                               "or --mcp-stdio COMMAND to lint a live MCP server")
+        paths = [os.path.relpath(cfg.root)]  # the configuration's folder, through include/exclude
+    from toolcontract.sources.overlay import pair_overlays
+
+    keep = cfg.included if (cfg.include or cfg.exclude) else None
+    named = {os.path.join(cfg.root, provider): os.path.join(cfg.root, overlay) for provider, overlay in cfg.overlays.items()}
+    inputs = list(read_inputs(paths, DEFAULT_LIMITS.max_bytes, keep)) if paths else []
+    files, overlays = pair_overlays(inputs, DEFAULT_LIMITS, named=_named_for(named, inputs) or None)
+    if cfg.per_file_ignores:
+        from dataclasses import replace
+
+        ignored = {path: cfg.ignored_codes(path) for path, _ in files}
+        selection = replace(selection, per_file_ignores={p: c for p, c in ignored.items() if c})
+    # servers answer before anything is printed: one that cannot is exit 2, as a missing file is
+    live = [fetch_live(command, mcp_timeout) for command in dict.fromkeys(mcp_stdio or ())]
+    result = lint_files(files, selection, DEFAULT_LIMITS, input_format=input_format, overlays=overlays)
+    if live:  # a server's tool list is read as MCP, whatever --input-format says of the files
+        live_result = lint_files([(tools.label, tools.json_text.encode("utf-8")) for tools in live], selection,
+                                 DEFAULT_LIMITS, input_format="mcp" if "mcp" in FORMATS else None)
+        result = merge_results(result, live_result) if files else live_result
+    if locked or lock_file is not None:  # TC71x: tools changed, added or removed since the lockfile
+        from toolcontract.cli.gate import check_lock
+
+        result = check_lock(result, lock_file or "toolcontract.lock", selection, paths)
+    result.fail_on = Severity.parse(fail_on)
+    if output is not None:  # the chosen format to the file; the terminal gets its default
+        import io
+
+        buffer = io.StringIO()
+        lint_reporter(output_format or "json")(result, buffer)
+        write_whole(output, buffer.getvalue())
+        lint_reporter(default_format())(result, sys.stdout)
+    else:
+        lint_reporter(output_format or default_format())(result, sys.stdout)
     sys.stdout.flush()
     threshold = Severity.parse(fail_on)
     failed = any(f.severity >= threshold for f in result.findings)
     return EXIT_FINDINGS if failed and not exit_zero else EXIT_OK
+
+
+def resolve_config(path: Optional[str] = None, no_config: bool = False):
+    """The configuration in force: `--config PATH`, none with `--no-config`, else the
+    nearest one found walking up from the working directory. Bad config: exit 2."""
+    from toolcontract.config import Config, ConfigError, find_config, load_config
+
+    if no_config:
+        return Config()
+    try:
+        if path is not None:
+            if not os.path.isfile(path):
+                raise UsageFailure(f"{path}:1:1: no such configuration file")
+            return load_config(path)
+        found = find_config(os.getcwd())
+        return load_config(found) if found is not None else Config()
+    except ConfigError as exc:
+        raise UsageFailure(str(exc)) from None
+
+
+def _named_for(named: dict, inputs) -> dict:
+    """Config overlays keyed by the provider paths as this run names them."""
+    if not named:
+        return {}
+    by_real = {os.path.realpath(provider): overlay for provider, overlay in named.items()}
+    return {path: by_real[os.path.realpath(path)] for path, _ in inputs if os.path.realpath(path) in by_real}
+
+
+def fetch_live(command: str, timeout: float = 20.0):
+    """A live MCP server's tools (`toolcontract.sources.mcp_live.LiveTools`); exit 2 when they cannot be had."""
+    from toolcontract.sources.mcp_live import McpFetchError, fetch_tools
+
+    try:
+        return fetch_tools(command, timeout)
+    except McpFetchError as exc:
+        raise UsageFailure(f"{exc.label}:1:1: {exc.message}") from None
+
+
+def merge_results(first, second):
+    """One LintResult of two: files linted in two passes (e.g. with different input formats)."""
+    from dataclasses import replace
+
+    return replace(first, findings=sorted(first.findings + second.findings), files=first.files + second.files,
+                   tools=first.tools + second.tools, documents={**first.documents, **second.documents},
+                   tool_views=first.tool_views + second.tool_views)
 
 
 # `lint` options the fast path parses: option -> (keyword, allowed values or None for any)
@@ -175,7 +308,7 @@ def _plain_lint_arguments(argv: list[str]) -> Optional[dict]:
     """
     if not argv or argv[0] != "lint" or os.name == "nt" or "_TOOLCONTRACT_COMPLETE" in os.environ:
         return None  # click expands wildcards on Windows and serves shell completion: let it
-    parsed: dict = {"paths": [], "select": None, "ignore": None, "fail_on": "error",
+    parsed: dict = {"paths": [], "select": None, "ignore": None, "fail_on": None,
                     "output_format": None, "exit_zero": False, "target": None, "input_format": None}
     tokens = iter(argv[1:])
     for token in tokens:

@@ -20,6 +20,7 @@ from typer.core import TyperGroup
 
 from toolcontract import __version__
 from toolcontract.cli import (
+    write_whole,
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_USAGE,
@@ -93,6 +94,22 @@ class Format(str, Enum):
     json = "json"
 
 
+class LintFormat(str, Enum):
+    rich = "rich"
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+    junit = "junit"
+
+
+class AssessFormat(str, Enum):
+    rich = "rich"
+    text = "text"
+    json = "json"
+    junit = "junit"
+
+
 class FailOn(str, Enum):
     error = "error"
     warning = "warning"
@@ -106,18 +123,26 @@ class FailOn(str, Enum):
 
 @app.command()
 def lint(
-    paths: List[str] = typer.Argument(..., help="Descriptor files or folders (folders: *.yaml, *.yml, *.json). '-' reads stdin."),
+    paths: Optional[List[str]] = typer.Argument(None, help="Descriptor files or folders (folders: *.yaml, *.yml, *.json). '-' reads stdin."),
     select: Optional[List[str]] = typer.Option(None, "--select", help="Rule ids or prefixes to run (e.g. TC4,TC101). Default: all."),
     ignore: Optional[List[str]] = typer.Option(None, "--ignore", help="Rule ids or prefixes to skip."),
-    fail_on: FailOn = typer.Option(FailOn.error, "--fail-on", help="Exit 1 when a finding has at least this severity."),
-    output_format: Optional[Format] = typer.Option(None, "--format", help="rich (default on a terminal), text, json."),
+    fail_on: Optional[FailOn] = typer.Option(None, "--fail-on", help="Exit 1 when a finding has at least this severity (default: the config's fail-on, else error)."),
+    output_format: Optional[LintFormat] = typer.Option(None, "--format", help="rich (default on a terminal), text, json, sarif, github, junit."),
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings reach --fail-on."),
     target: Optional[List[str]] = typer.Option(None, "--target", help="Surfaces to check portability for: openai, openai-strict, anthropic, anthropic-strict, gemini, mcp (comma-separated or repeated)."),
     input_format: Optional[str] = typer.Option(None, "--input-format", help="Read every file in this format instead of detecting it."),
+    mcp_stdio: Optional[List[str]] = typer.Option(None, "--mcp-stdio", metavar="COMMAND", help="Start this MCP server over stdio (a command line, quoted), list its tools and lint them; never calls a tool. Repeatable; paths are then optional."),
+    mcp_timeout: float = typer.Option(20.0, "--mcp-timeout", metavar="SECONDS", min=0.1, help="Time a --mcp-stdio server has to start, initialize and list all its tools."),
+    locked: bool = typer.Option(False, "--locked", help="Also check the tools against toolcontract.lock (see `toolcontract lock`): changed under the same version, added, removed."),
+    lock_file: Optional[str] = typer.Option(None, "--lock-file", metavar="PATH", help="The lockfile for --locked (default: toolcontract.lock here); implies --locked."),
+    config: Optional[str] = typer.Option(None, "--config", metavar="PATH", help="Use this configuration file (pyproject.toml or .toolcontract.yaml) instead of searching for one."),
+    no_config: bool = typer.Option(False, "--no-config", help="Ignore configuration files."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write --format (default json) to FILE; the terminal gets the default format."),
 ) -> None:
     """Lint tool descriptors: report what makes a contract unclear, unportable or unsafe."""
-    code = run_lint(paths, select, ignore, fail_on.value, output_format.value if output_format else None, exit_zero,
-                    target, input_format)
+    code = run_lint(paths, select, ignore, fail_on.value if fail_on else None,
+                    output_format.value if output_format else None, exit_zero,
+                    target, input_format, mcp_stdio, mcp_timeout, locked, lock_file, config, no_config, output)
     raise typer.Exit(code)
 
 
@@ -142,31 +167,39 @@ def rules(
 
 
 def _load_descriptor_dicts(paths: list[str], cache: dict[str, list[dict]]) -> list[dict]:
-    """Native-named descriptor dicts from descriptor files or folders (exit 2 on a file that does not load)."""
+    """Native-named descriptor dicts from descriptor files or folders, provider files merged
+    with their contract overlays (exit 2 on a file that does not load)."""
     from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_bytes
+    from toolcontract.sources.overlay import pair_overlays
     from toolcontract.sources.reader import read_tools
 
+    def load(name: str, content) -> object:
+        try:
+            if isinstance(content, LoadError):
+                raise content
+            return load_bytes(content, name, DEFAULT_LIMITS)
+        except LoadError as error:
+            raise UsageFailure(f"{name}:{error.line}:{error.column}: {error.message}") from None
+
+    files, overlays = pair_overlays(list(read_inputs(paths, DEFAULT_LIMITS.max_bytes)), DEFAULT_LIMITS)
     found: list[dict] = []
-    for name, content in read_inputs(paths, DEFAULT_LIMITS.max_bytes):
+    for name, content in files:
         if name not in cache:
-            try:
-                if isinstance(content, LoadError):
-                    raise content
-                document = load_bytes(content, name, DEFAULT_LIMITS)
-            except LoadError as error:
-                raise UsageFailure(f"{name}:{error.line}:{error.column}: {error.message}") from None
-            cache[name] = [view.data for view in read_tools(document).tools]
+            overlay = load(*overlays[name]) if name in overlays else None
+            cache[name] = [view.data for view in read_tools(load(name, content), None, overlay).tools]
         found.extend(cache[name])
     return found
 
 
 @app.command()
 def assess(
-    paths: List[str] = typer.Argument(..., help="Fixture files or folders (.yaml, .yml, .json, .jsonl)."),
-    tools: Optional[List[str]] = typer.Option(None, "--tools", help="Descriptor files or folders to add to every fixture's registry (JSONL logs get theirs this way)."),
-    output_format: Optional[Format] = typer.Option(None, "--format", help="rich (default on a terminal), text, json."),
-    fail_on: Optional[List[str]] = typer.Option(None, "--fail-on", help="Outcomes that make the run exit 1 (e.g. effect_unknown,blocked)."),
+    paths: List[str] = typer.Argument(..., help="Fixture files or folders (.yaml, .yml, .json, .jsonl), or transcripts (Anthropic Messages, OpenAI Chat or Responses; JSON, YAML or JSONL of requests)."),
+    tools: Optional[List[str]] = typer.Option(None, "--tools", help="Descriptor files or folders to add to every fixture's registry (JSONL logs get theirs this way). For transcripts they win over the transcript's own tools of the same name."),
+    output_format: Optional[AssessFormat] = typer.Option(None, "--format", help="rich (default on a terminal), text, json, junit."),
+    fail_on: Optional[List[str]] = typer.Option(None, "--fail-on", help="Outcomes that make the run exit 1 (e.g. effect_unknown,blocked); a severity (error, warning, info) sets which transcript findings do (default: error)."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show reasons and evidence for every case."),
+    context_file: Optional[str] = typer.Option(None, "--context", metavar="FILE", help="Transcripts: a YAML/JSON file of context fields (now, environment, approvals, target, targets, untrusted_input, sensitive_data) for every call."),
+    max_rounds: int = typer.Option(20, "--max-rounds", min=1, help="Transcripts: more tool rounds than this in one conversation is TC809."),
 ) -> None:
     """Replay recorded tool calls through the admission gates and classify what the evidence proves."""
     from toolcontract.assess.envelope import assess as assess_case
@@ -176,15 +209,26 @@ def assess(
     from toolcontract.sources.document import DEFAULT_LIMITS
     from toolcontract.sources.fixtures import FixtureError, read_fixture_bytes, read_jsonl
 
+    from toolcontract.model import Severity
+    from toolcontract.sources import transcripts
+
     failing = set(split_codes(fail_on))
+    severities = {s.name for s in Severity} & failing  # transcript findings at or above the lowest named fail
+    threshold = min((Severity[name] for name in severities), default=Severity.ERROR)
+    failing -= severities
     known = {o.value.upper() for o in Outcome}
     for outcome in failing:
         if outcome not in known:
-            raise click_errors.UsageError(f"--fail-on: {outcome.lower()!r} is not an outcome ({', '.join(o.value for o in Outcome)})")
+            raise click_errors.UsageError(f"--fail-on: {outcome.lower()!r} is not an outcome ({', '.join(o.value for o in Outcome)}) or a severity (error, warning, info)")
     fixture_files = list(discover(paths, FIXTURE_SUFFIXES))
     descriptor_cache: dict[str, list[dict]] = {}
     shared = _load_descriptor_dicts(list(tools or ()), descriptor_cache)
     registries: dict[tuple, Registry] = {}
+    try:
+        transcript_context = transcripts.load_context(context_file) if context_file else None
+    except transcripts.ContextError as exc:
+        raise UsageFailure(str(exc)) from None
+    transcript = transcripts.TranscriptAssessor(shared, transcript_context, transcripts.Options(max_rounds=max_rounds))
 
     def registry_for(extra: list[str]) -> Registry:
         key = tuple(extra)
@@ -201,6 +245,10 @@ def assess(
             try:
                 if path.lower().endswith(".jsonl"):
                     with open(path, "rb") as stream:
+                        if transcripts.jsonl_holds_conversations(stream, DEFAULT_LIMITS):
+                            conversations = transcripts.read_jsonl(stream, path, DEFAULT_LIMITS)
+                            failed |= transcripts.run(conversations, transcript, reporter, failing, threshold)
+                            continue
                         registry = registry_for([])
                         for case in read_jsonl(stream, path, DEFAULT_LIMITS):
                             envelope = assess_case(case, registry)
@@ -208,6 +256,11 @@ def assess(
                             reporter.case(envelope)
                 else:
                     raw = _read_fixture(path, DEFAULT_LIMITS.max_bytes)
+                    document = transcripts.transcript_document(raw, path, DEFAULT_LIMITS)
+                    if document is not None:
+                        conversations = transcripts.read_document(document)
+                        failed |= transcripts.run(conversations, transcript, reporter, failing, threshold)
+                        continue
                     fixture = read_fixture_bytes(raw, path, DEFAULT_LIMITS)
                     base = os.path.dirname(path)
                     extra = []
@@ -245,3 +298,165 @@ def _read_fixture(path: str, max_bytes: int) -> bytes:
         raise FixtureError(path, 1, 1, f"file is {size:,} bytes, over the {max_bytes:,}-byte limit")
     with open(path, "rb") as handle:
         return handle.read(max_bytes + 1)
+
+
+class ConvertTarget(str, Enum):
+    mcp = "mcp"
+    openai_chat = "openai-chat"
+    openai_responses = "openai-responses"
+    anthropic = "anthropic"
+    gemini = "gemini"
+    native = "native"
+
+
+@app.command("convert")
+def convert_command(
+    path: Optional[str] = typer.Argument(None, metavar="[IN]", help="A tool file in any format lint reads ('-' reads stdin); a provider file's contract overlay (X.contract.yaml beside X.json) is merged in, as lint does."),
+    to: ConvertTarget = typer.Option(ConvertTarget.mcp, "--to", help="The format to write."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT", help="Write here (replaced whole, never in part) instead of stdout. For --to native, a .yaml/.yml name gets YAML."),
+    input_format: Optional[str] = typer.Option(None, "--input-format", help="Read IN in this format instead of detecting it."),
+    mcp_stdio: Optional[str] = typer.Option(None, "--mcp-stdio", metavar="COMMAND", help="Instead of IN: start this MCP server over stdio and convert the tools it lists (it never calls one)."),
+    timeout: Optional[float] = typer.Option(None, "--mcp-timeout", metavar="SECONDS", min=0.1, help="Seconds the MCP server gets to start and list its tools (with --mcp-stdio; default 20)."),
+) -> None:
+    """Write tools in another format (MCP, OpenAI Chat or Responses, Anthropic, Gemini, toolcontract).
+
+    Whatever the target cannot express is a warning on stderr, one line each, never part of the output.
+    """
+    from toolcontract.convert import convert, render, unread_fields
+    from toolcontract.report.common import printable
+
+    if (path is None) == (mcp_stdio is None):
+        raise click_errors.UsageError("convert takes one input: a file IN, or --mcp-stdio COMMAND")
+    if timeout is not None and mcp_stdio is None:
+        raise click_errors.UsageError("--mcp-timeout goes with --mcp-stdio")
+    label, document, overlay = _convert_input(path, mcp_stdio, timeout)
+    if mcp_stdio is not None and input_format is None:  # a server's tools/list answer is MCP, even when empty
+        from toolcontract.sources.reader import FORMATS
+
+        input_format = "mcp" if "mcp" in FORMATS else None
+    if mcp_stdio is not None and to is ConvertTarget.mcp:
+        # the server's own tools/list answer is MCP already: saved as fetched, every field kept
+        text, notes, warnings = document.text, [], []
+    else:
+        views, notes = _convert_read(label, document, overlay, input_format)
+        result = convert([view.data for view in views], to.value)
+        warnings = [w for index, view in enumerate(views) for w in unread_fields(view, index)] + result.warnings
+        as_yaml = to is ConvertTarget.native and output is not None and output.lower().endswith((".yaml", ".yml"))
+        try:
+            text = render(result.document, as_yaml=as_yaml)
+        except ValueError as exc:
+            raise UsageFailure(f"{label}:1:1: cannot write {'YAML' if as_yaml else 'JSON'}: {exc}") from None
+    if output is None or output == "-":
+        stream = getattr(sys.stdout, "buffer", None)
+        if stream is not None:  # UTF-8 whatever the locale says
+            sys.stdout.flush()
+            stream.write(text.encode("utf-8"))
+            stream.flush()
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+    else:
+        _write_whole(output, text)
+    shown = printable(label)
+    for note in notes:
+        sys.stderr.write(printable(note) + "\n")
+    for warning in warnings:
+        sys.stderr.write(f"{shown}: warning: tool {printable(warning.tool)}: field {printable(warning.field)}: "
+                         f"{printable(warning.message)}\n")
+    sys.stderr.flush()
+
+
+def _convert_input(path: Optional[str], mcp_stdio: Optional[str], timeout: Optional[float]):
+    """(label, Document, overlay Document or None) of the one input; exit 2 when either cannot be read."""
+    from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_bytes, load_text
+
+    if mcp_stdio is not None:
+        from toolcontract.sources import mcp_live
+
+        try:
+            if hasattr(mcp_live, "fetch_tools_document"):
+                label, text = mcp_live.fetch_tools_document(mcp_stdio, timeout or mcp_live.DEFAULT_TIMEOUT)
+            else:
+                live = mcp_live.fetch_tools(mcp_stdio, timeout or mcp_live.DEFAULT_TIMEOUT)
+                label, text = live.label, live.json_text
+        except mcp_live.McpFetchError as exc:
+            raise UsageFailure(f"{exc.label}:1:1: {exc.message}") from None
+        try:
+            return label, load_text(text, label + ".json", DEFAULT_LIMITS), None
+        except LoadError as error:
+            raise UsageFailure(f"{label}:{error.line}:{error.column}: {error.message}") from None
+    assert path is not None
+    if path != "-" and os.path.isdir(path):
+        raise UsageFailure(f"{path}:1:1: is a folder; convert takes one file")
+    from toolcontract.sources.overlay import pair_overlays
+
+    # X.contract.yaml beside X.json is merged into it; an overlay given as IN converts its provider file
+    files, overlays = pair_overlays(list(read_inputs([path], DEFAULT_LIMITS.max_bytes)), DEFAULT_LIMITS)
+    (name, content), = files
+
+    def load(name: str, content) -> object:
+        try:
+            if isinstance(content, LoadError):
+                raise content
+            return load_bytes(content, name, DEFAULT_LIMITS)
+        except LoadError as error:
+            raise UsageFailure(f"{name}:{error.line}:{error.column}: {error.message}") from None
+
+    overlay = load(*overlays[name]) if name in overlays else None
+    return name, load(name, content), overlay
+
+
+def _convert_read(label: str, document, overlay, input_format: Optional[str]):
+    """The tools read (ToolViews), and `path:line:col: warning: ...` notes for what reading
+    left out or found amiss. Exit 2 when no reader can place the document."""
+    from toolcontract.convert import LABELS
+    from toolcontract.sources.document import join_pointer
+    from toolcontract.sources.reader import FORMATS, read_tools
+
+    if input_format is not None and input_format not in FORMATS:
+        raise UsageFailure(f"toolcontract: unknown --input-format {input_format!r} (expected any of {', '.join(FORMATS)})")
+    read = read_tools(document, input_format, overlay)
+
+    def at(doc, pointer: str) -> str:
+        line, column = doc.locate(pointer)
+        return f"{doc.path}:{line}:{column}"
+
+    if read.format is None or read.format == "overlay":
+        if read.problems:
+            doc, pointer, message = read.problems[0]
+            raise UsageFailure(f"{at(doc, pointer)}: {message}")
+        raise UsageFailure(f"{label}:1:1: no reader recognizes this file")
+    data = document.data
+    if read.format == "native":  # what the native reader passes over without a word (lint: TC002)
+        if not isinstance(data, dict):
+            found = "an empty file" if data is None else f"a {type(data).__name__}"
+            raise UsageFailure(f"{label}:1:1: expected a descriptor or `tools: [...]`, found {found}")
+        if "tools" in data and not isinstance(data["tools"], list):
+            raise UsageFailure(f"{at(document, '/tools')}: `tools` must be a list of descriptors")
+    notes = [f"{at(doc, pointer)}: warning: {message}" for doc, pointer, message in read.problems]
+    # entries of a tool list that became no tool and no problem: built-in tools, native non-mappings
+    covered = [view.pointer for view in read.tools] + [p for doc, p, _ in read.problems if doc is document]
+    lists = [("", data)] if isinstance(data, list) else []
+    if isinstance(data, dict):
+        lists += [(join_pointer("", key), data[key]) for key in ("tools", "functionDeclarations", "function_declarations")
+                  if isinstance(data.get(key), list)]
+        if isinstance(data.get("result"), dict) and isinstance(data["result"].get("tools"), list):
+            lists.append(("/result/tools", data["result"]["tools"]))
+    for base, entries in lists:
+        for index in range(len(entries)):
+            pointer = join_pointer(base, index)
+            if not any(p == pointer or p.startswith(pointer + "/") for p in covered):
+                what = "a descriptor" if read.format == "native" else f"{LABELS[read.format]} function tool (built in?)"
+                notes.append(f"{at(document, pointer)}: warning: entry {index + 1} of the tool list is not {what}; "
+                             "not converted")
+    for doc in (document, overlay):
+        for dup in (doc.duplicates if doc is not None else ()):
+            notes.append(f"{doc.path}:{dup.line}:{dup.column}: warning: key {dup.key!r} repeats the one at line "
+                         f"{dup.first_line}, column {dup.first_column}; only the last value is converted")
+    return read.tools, notes
+
+
+_write_whole = write_whole  # shared with `lint -o` (toolcontract.cli)
+
+
+from toolcontract.cli import gate  # noqa: E402,F401  (registers diff and lock)

@@ -28,19 +28,24 @@ class Hit:
 
 @dataclass(frozen=True, slots=True)
 class Bad:
-    """An example that must produce a hit of its rule at `line`."""
+    """An example that must produce a hit of its rule at `line`.
+
+    `before` (change rules only) is the old version that `text` is compared with; the hit is
+    then in `text`, or in `before` for what only the old version has (a removed tool)."""
 
     text: str
     line: int
     note: str = ""
+    before: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class Good:
-    """An example that must produce no hit of its rule."""
+    """An example that must produce no hit of its rule (compared with `before`, for change rules)."""
 
     text: str
     note: str = ""
+    before: str = ""
 
 
 @dataclass(frozen=True)
@@ -52,7 +57,8 @@ class Rule:
     severity: Severity
     examples: tuple[Bad | Good, ...]
     # "load": raised by the engine while reading; "document": check(Document);
-    # "tool": check(ToolView); "set": check(list[ToolView]) -> (ToolView, Hit)
+    # "tool": check(ToolView); "set": check(list[ToolView]) -> (ToolView, Hit);
+    # "diff" and "lock": change rules, never run by lint_files (see toolcontract.lint.rules.change)
     scope: str = "tool"
     check: Callable | None = field(default=None, repr=False, compare=False)
     # portability rules: the surfaces (see SURFACES) the rule speaks for. Such a rule runs
@@ -121,6 +127,11 @@ class Selection:
     ignore: tuple[str, ...] = ()
     severity: dict[str, Severity] = field(default_factory=dict)
     targets: tuple[str, ...] = ()  # provider surfaces to check portability for; none by default
+    # path (as given to lint_files) -> rule ids or prefixes ignored in that file (config per-file-ignores)
+    per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def ignored_in(self, path: str, rule_id: str) -> bool:
+        return any(rule_id.startswith(code) for code in self.per_file_ignores.get(path, ()))
 
     def validate(self, rules: dict[str, Rule]) -> None:
         for target in self.targets:
@@ -202,7 +213,10 @@ def lint_files(
     documents: dict[str, Document] = {}
     views: list[ToolView] = []
     count = 0
+    overlay_paths = {overlay_path for overlay_path, _ in overlays.values()} if overlays else set()
     for path, content in files:
+        if path in overlay_paths:
+            continue  # linted with its provider file, below
         count += 1
         try:
             if isinstance(content, LoadError):
@@ -218,21 +232,18 @@ def lint_files(
             continue
         documents[path] = document
         if selection.enabled(duplicate_rule.id):
-            for dup in document.duplicates:
-                hit = Hit(message=f"key {dup.key!r} repeats the one at line {dup.first_line}, column "
-                          f"{dup.first_column}; only the last value is used")
-                findings.append(
-                    Finding(path, dup.line, dup.column, duplicate_rule.id, duplicate_rule.name,
-                            selection.severity_of(duplicate_rule, hit), hit.message, dup.pointer)
-                )
+            findings.extend(_duplicates(document, duplicate_rule, selection))
         overlay = None
         if overlays and path in overlays:
             overlay_path, overlay_content = overlays[path]
+            count += 1
             try:
                 if isinstance(overlay_content, LoadError):
                     raise overlay_content
                 overlay = load_bytes(overlay_content, overlay_path, limits)
                 documents[overlay_path] = overlay
+                if selection.enabled(duplicate_rule.id):
+                    findings.extend(_duplicates(overlay, duplicate_rule, selection))
             except LoadError as error:
                 if selection.enabled(parse_rule.id):
                     findings.append(Finding(overlay_path, error.line, error.column, parse_rule.id, parse_rule.name,
@@ -244,8 +255,9 @@ def lint_files(
                     pointer = _pointer(hit.path)
                     findings.append(_finding(r, hit, document, pointer, None, selection.severity_of(r, hit)))
         if selection.enabled(structure_rule.id):
-            for problem_document, pointer, message in read.problems:
-                hit = Hit(message=message)
+            for problem in read.problems:
+                problem_document, pointer, message = problem
+                hit = Hit(message=message, anchor=getattr(problem, "anchor", "auto"))
                 findings.append(_finding(structure_rule, hit, problem_document, pointer, None,
                                          selection.severity_of(structure_rule, hit)))
         tools = read.tools
@@ -261,8 +273,18 @@ def lint_files(
             findings.append(_finding(r, hit, doc, pointer, tool.name, selection.severity_of(r, hit)))
     from toolcontract.lint.suppression import suppress
 
+    if selection.per_file_ignores:
+        findings = [f for f in findings if not selection.ignored_in(f.path, f.rule)]
     findings = suppress(findings, documents, selection, rules)
     return LintResult(findings, count, len(views), documents, views)
+
+
+def _duplicates(document: Document, rule: Rule, selection: Selection) -> Iterator[Finding]:
+    for dup in document.duplicates:
+        hit = Hit(message=f"key {dup.key!r} repeats the one at line {dup.first_line}, column "
+                  f"{dup.first_column}; only the last value is used")
+        yield Finding(document.path, dup.line, dup.column, rule.id, rule.name,
+                      selection.severity_of(rule, hit), hit.message, dup.pointer)
 
 
 def _pointer(path: tuple) -> str:

@@ -47,6 +47,8 @@ class AssessSummary:
         self.cases = 0
         self.by_outcome: dict[str, int] = {}
         self.expect_failed = 0
+        self.conversations = 0  # transcripts only: conversations and their findings by severity
+        self.conversation_findings = {s.label: 0 for s in sorted(Severity, reverse=True)}
 
     def add(self, envelope) -> None:
         self.cases += 1
@@ -55,12 +57,25 @@ class AssessSummary:
         if not envelope.expect_met:
             self.expect_failed += 1
 
+    def add_conversation(self, report) -> None:
+        self.conversations += 1
+        for finding in report.findings:
+            self.conversation_findings[finding.severity.label] += 1
+
     def as_dict(self) -> dict:
-        return {"cases": self.cases, "by_outcome": dict(sorted(self.by_outcome.items())), "expect_failed": self.expect_failed}
+        summary = {"cases": self.cases, "by_outcome": dict(sorted(self.by_outcome.items())),
+                   "expect_failed": self.expect_failed}
+        if self.conversations:  # only runs that read transcripts gain these keys
+            summary["conversations"] = self.conversations
+            summary["conversation_findings"] = dict(self.conversation_findings)
+        return summary
 
 
 class AssessReporter:
-    """Streaming interface of an assess format: cases arrive one at a time."""
+    """Streaming interface of an assess format: cases arrive one at a time; from transcripts,
+    each conversation's report follows its cases."""
+
+    finding_threshold: Severity = Severity.ERROR  # conversation findings at or above it fail the run
 
     def __init__(self, stream, verbose: bool = False) -> None:
         self.stream = stream
@@ -72,6 +87,10 @@ class AssessReporter:
 
     def case(self, envelope) -> None:
         self.summary.add(envelope)
+
+    def conversation(self, report) -> None:
+        """A conversation's summary and findings (`ConversationReport`), after its cases."""
+        self.summary.add_conversation(report)
 
     def end_file(self, path: str) -> None:
         pass

@@ -79,6 +79,29 @@ class AssessReport(AssessReporter):
             f"outcome={envelope.outcome.value} gate={envelope.gate.value if envelope.gate else '-'} "
             f"effect={envelope.effect.value} next={envelope.next_step.value}")
 
+    def conversation(self, report) -> None:
+        """One testcase per conversation: a failure listing its findings at or above the run's
+        threshold (default error), the others and the summary in system-out."""
+        super().conversation(report)
+        suite = self.suites.get(report.path)
+        if suite is None:
+            suite = self.suites[report.path] = ET.Element("testsuite", name=printable(report.path))
+        case = ET.SubElement(suite, "testcase", classname=printable(report.path),
+                             name=printable(f"{report.id} (conversation)"), file=printable(report.path),
+                             line=str(report.line))
+        failing = [f for f in report.findings if f.severity >= self.finding_threshold]
+        if failing:
+            first = failing[0]
+            failure = ET.SubElement(case, "failure", type=first.rule, message=printable(
+                f"{len(failing)} finding(s) at or above {self.finding_threshold.label}; first: {first.rule} "
+                f"{first.message}"))
+            failure.text = "\n".join(printable(_line(f)) for f in failing)
+        rest = [printable(_line(f)) for f in report.findings if f.severity < self.finding_threshold]
+        ET.SubElement(case, "system-out").text = "\n".join([*rest, printable(
+            f"format={report.format} messages={report.messages} rounds={report.rounds} calls={report.calls} "
+            f"unanswered={report.unanswered} outcomes="
+            + (",".join(f"{k}:{v}" for k, v in sorted(report.by_outcome.items())) or "-"))])
+
     def finish(self, error: str | None = None) -> None:
         root = ET.Element("testsuites", name="toolcontract assess")
         total = failures = 0

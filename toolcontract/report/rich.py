@@ -161,9 +161,15 @@ class AssessReport(AssessReporter):
         if not self.console.is_terminal:  # a file or a pipe: no terminal width to fit
             self.console.width = max(self.console.width, 160)
         self.rows: list = []
+        self.conversations: list = []
 
     def begin_file(self, path: str) -> None:
         self.rows = []
+        self.conversations = []
+
+    def conversation(self, report) -> None:
+        super().conversation(report)
+        self.conversations.append(report)
 
     def case(self, envelope) -> None:
         super().case(envelope)
@@ -171,6 +177,7 @@ class AssessReport(AssessReporter):
 
     def end_file(self, path: str) -> None:
         if not self.rows:
+            self._end_conversations(path)
             return
         table = Table(title=Text(printable(path), style="bold"), title_justify="left", box=box.SIMPLE_HEAD,
                       caption=Text(f"trail: {GATE_LEGEND}. Every case also leaves {TASK_ACCEPTANCE} unverified.",
@@ -206,6 +213,47 @@ class AssessReport(AssessReporter):
             for envelope in self.rows:
                 self._evidence(envelope)
         self.rows = []
+        self._end_conversations(path)
+
+    def _end_conversations(self, path: str) -> None:
+        """Transcripts: a table of the file's conversations, then their findings."""
+        if not self.conversations:
+            return
+        table = Table(title=Text(f"{printable(path)}: conversations", style="bold"), title_justify="left",
+                      box=box.SIMPLE_HEAD, expand=False)
+        for column in ("conversation", "format", "line", "messages", "rounds", "calls", "outcomes", "findings"):
+            table.add_column(column, overflow="fold", no_wrap=column not in ("outcomes", "findings"))
+        for report in self.conversations:
+            outcomes = Text()
+            for index, (outcome, count) in enumerate(sorted(report.by_outcome.items())):
+                if index:
+                    outcomes.append(", ")
+                outcomes.append(f"{outcome} {count}", style=OUTCOME_STYLE[Outcome(outcome)])
+            counts = {s: 0 for s in sorted(Severity, reverse=True)}
+            for finding in report.findings:
+                counts[finding.severity] += 1
+            calls = f"{report.calls}" + (f" ({report.unanswered} unanswered)" if report.unanswered else "")
+            table.add_row(Text(printable(report.id)), Text(report.format), Text(str(report.line)),
+                          Text(str(report.messages)), Text(str(report.rounds)), Text(calls),
+                          outcomes if report.by_outcome else Text("-", style="dim"),
+                          _severity_counts(counts, zeros=False) if report.findings else Text("clean", style="green"))
+        self.console.print(table)
+        findings = [f for report in self.conversations for f in report.findings]
+        if findings:
+            width = max(len(f"{f.line}:{f.column}") for f in findings)
+            for finding in findings:
+                row = Text("  ")
+                row.append(f"{finding.line}:{finding.column}".ljust(width), style="dim")
+                row.append("  ")
+                row.append(finding.severity.label.ljust(SEVERITY_WIDTH), style=SEVERITY_STYLE[finding.severity])
+                row.append("  ")
+                row.append(finding.rule, style="bold")
+                row.append("  ")
+                row.append(printable(finding.message))
+                row.append(f"  ({printable(finding.conversation)}, message {finding.message_index})", style="dim")
+                self.console.print(row)
+            self.console.print()
+        self.conversations = []
 
     def _evidence(self, envelope) -> None:
         from toolcontract import jsoncodec
@@ -233,3 +281,8 @@ class AssessReport(AssessReporter):
         else:
             text.append("; every expectation met" if s.cases else "")
         self.console.print(text)
+        if s.conversations:
+            line = Text(f"{s.conversations} conversation{'s' * (s.conversations != 1)}: ")
+            line.append_text(_severity_counts({sev: s.conversation_findings[sev.label]
+                                               for sev in sorted(Severity, reverse=True)}, zeros=True))
+            self.console.print(line)

@@ -17,8 +17,8 @@ def rule_as_dict(rule: Rule) -> dict:
         "summary": rule.summary,
         "rationale": rule.rationale,
         "examples": [
-            {"kind": "bad", "line": e.line, "note": e.note, "text": e.text} if isinstance(e, Bad)
-            else {"kind": "good", "note": e.note, "text": e.text}
+            ({"kind": "bad", "line": e.line, "note": e.note, "text": e.text} if isinstance(e, Bad)
+             else {"kind": "good", "note": e.note, "text": e.text}) | ({"before": e.before} if e.before else {})
             for e in rule.examples
         ],
     }
@@ -58,6 +58,9 @@ def render_rule(rule: Rule, stream: TextIO, fmt: str) -> None:
         else:
             head = "Good"
         out += ["", f"{head}{': ' + example.note if example.note else ''}:"]
+        if example.before:  # a change rule's example: the old version, then the new one
+            out += ["  before:"] + [f"  {n:>3} | {line}" for n, line in enumerate(example.before.rstrip("\n").split("\n"), 1)]
+            out += ["  after:"]
         out += [f"  {n:>3} | {line}" for n, line in enumerate(example.text.rstrip("\n").split("\n"), 1)]
     text = "\n".join(out) + "\n"
     if fmt == "rich":

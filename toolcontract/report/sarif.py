@@ -28,6 +28,10 @@ def _help(rule) -> tuple[str, str]:
     markdown = [rule.rationale]
     for example in rule.examples:
         head = f"Bad (hits line {example.line})" if isinstance(example, Bad) else "Good"
+        if example.before:  # a change rule's example: the old version, then the new one
+            text.append(f"{head}, before:\n{example.before}")
+            markdown.append(f"**{head}**, before:\n\n```yaml\n{example.before}```")
+            head = "after"
         text.append(f"{head}:\n{example.text}")
         markdown.append(f"**{head}**\n\n```yaml\n{example.text}```")
     return "\n\n".join(text), "\n\n".join(markdown)

@@ -41,8 +41,33 @@ class AssessReport(AssessReporter):
             for item in envelope.unverified_scope:
                 self.stream.write(f"    unverified: {printable(item)}\n")
 
+    def conversation(self, report) -> None:
+        """Its findings as `path:line:col: severity RULE message (conversation, message)`, then one summary line."""
+        super().conversation(report)
+        for f in report.findings:
+            self.stream.write(f"{printable(f.path)}:{f.line}:{f.column}: {f.severity.label} {f.rule} "
+                              f"{printable(f.message)} ({printable(f.conversation)}, message {f.message_index})\n")
+        self.stream.write(f"{printable(report.path)}:{report.line}: conversation {printable(report.id)} "
+                          f"({report.format}): {conversation_counts(report)}\n")
+
     def finish(self, error: str | None = None) -> None:
         s = self.summary
         outcomes = ", ".join(f"{k} {v}" for k, v in sorted(s.by_outcome.items())) or "none"
         self.stream.write(f"{s.cases} case{'s' * (s.cases != 1)}: {outcomes}; {s.expect_failed} unmet expectation"
                           f"{'s' * (s.expect_failed != 1)}\n")
+        if s.conversations:
+            self.stream.write(f"{s.conversations} conversation{'s' * (s.conversations != 1)}: "
+                              f"{severity_counts(s.conversation_findings)}\n")
+
+
+def severity_counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} {label}{'s' * (n != 1 and label != 'info')}" for label, n in counts.items())
+
+
+def conversation_counts(report) -> str:
+    """`7 messages, 3 rounds, 4 calls (1 unanswered); succeeded 2, ...; 1 error, 0 warnings, 0 info`."""
+    outcomes = ", ".join(f"{k} {v}" for k, v in sorted(report.by_outcome.items())) or "no calls"
+    unanswered = f" ({report.unanswered} unanswered)" if report.unanswered else ""
+    return (f"{report.messages} message{'s' * (report.messages != 1)}, {report.rounds} round"
+            f"{'s' * (report.rounds != 1)}, {report.calls} call{'s' * (report.calls != 1)}{unanswered}; {outcomes}; "
+            f"{severity_counts(report.by_severity)}")

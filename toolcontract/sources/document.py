@@ -476,11 +476,12 @@ def _json_depth(data: Any, limit: int) -> bool:
 def _load_json(text: str, path: str, limits: Limits) -> Document:
     duplicates: list[DuplicateKey] = []
     try:
-        data = json.loads(text, object_pairs_hook=_strict_pairs)
-        values = keys = None
-    except _Duplicate:
-        data = json.loads(text)  # last one wins, as in every JSON parser
-        values, keys, duplicates = _scan_json_positions(text)
+        try:
+            data = json.loads(text, object_pairs_hook=_strict_pairs)
+            values = keys = None
+        except _Duplicate:  # a repeated key comes before any syntax error the text may have further on
+            data = json.loads(text)  # last one wins, as in every JSON parser
+            values, keys, duplicates = _scan_json_positions(text)
     except json.JSONDecodeError as exc:
         raise LoadError(f"JSON: {exc.msg}", exc.lineno, exc.colno) from None
     except RecursionError:

@@ -1,23 +1,44 @@
-"""Turn a loaded document into the descriptors it holds.
+"""Turn a loaded document into the descriptors it holds, whatever format it is in.
 
-Only our native format for now; provider formats (MCP, OpenAI, Anthropic,
-Gemini) plug in here by detection.
+Formats: our native one (`toolcontract: 1`), and provider tool lists (MCP,
+OpenAI Chat and Responses, Anthropic, Gemini; see `providers`), detected from
+their keys or forced with `input_format`. A provider list may come with a
+contract overlay (see `overlay`) that adds our contract fields per tool.
+A native file is recognised by its root `toolcontract:` key before anything
+else is looked at, so native reading costs what it always did.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from toolcontract.descriptor import ToolView
 from toolcontract.sources.document import Document
 
-FORMATS = ("native",)
+FORMATS = ("native", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini")
+
+
+class Problem(tuple):
+    """A structural problem, reported as TC002: unpacks as (document, pointer, message).
+
+    `anchor` says where in the pointed-at member the finding goes ("key", "value" or
+    "auto", as Document.locate); an unknown field is reported at its key."""
+
+    anchor: str
+
+    def __new__(cls, document: Document, pointer: str, message: str, anchor: str = "auto"):
+        self = super().__new__(cls, (document, pointer, message))
+        self.anchor = anchor
+        return self
 
 
 @dataclass
 class ReadResult:
-    """What a document holds: its format (None when no reader could place it), its tools,
-    and structural problems as (document, pointer, message), reported as TC002."""
+    """What a document holds: its format (None when no reader could place it; "overlay" for a
+    contract overlay met on its own), its tools, and structural problems as (document, pointer,
+    message) tuples (`Problem`s where an anchor matters), reported as TC002. Problems may lie in
+    the overlay document."""
 
     format: str | None
     tools: list[ToolView] = field(default_factory=list)
@@ -26,7 +47,51 @@ class ReadResult:
 
 def read_tools(document: Document, input_format: str | None = None, overlay: Document | None = None) -> ReadResult:
     """The tools of a document, in `input_format` or the detected one, merged with an overlay."""
-    return ReadResult("native", read_native(document))
+    data = document.data
+    if input_format is not None:
+        if input_format not in FORMATS:
+            raise ValueError(f"unknown input format {input_format!r} (expected any of {', '.join(FORMATS)})")
+        kind: str | None = input_format
+    elif type(data) is dict and "toolcontract" in data:
+        kind = "native"  # the common case, decided without a call
+        if "overlay" in data or isinstance(data.get("tools"), dict):
+            from toolcontract.sources.overlay import is_overlay
+
+            kind = "overlay" if is_overlay(data, document.path) else "native"
+    else:
+        from toolcontract.sources.providers import detect
+
+        kind = detect(data, document.path)
+
+    if kind == "native":
+        result = ReadResult("native", read_native(document))
+        if overlay is not None:
+            result.problems.append((overlay, "", f"{_base(document)} is a native descriptor file: write these "
+                                                 "contract fields in it; overlays are for provider tool lists"))
+        return result
+    if kind == "overlay":
+        from toolcontract.sources.overlay import standalone_problem
+
+        pointer, message = standalone_problem(document)
+        return ReadResult("overlay", [], [(document, pointer, message)])
+    if kind is None:
+        from toolcontract.sources.providers import undetected_message
+
+        return ReadResult(None, [], [(document, "", undetected_message(data, FORMATS))])
+
+    from toolcontract.sources.providers import read_provider
+
+    tools, problems = read_provider(document, kind)
+    result = ReadResult(kind, tools, [Problem(document, pointer, message) for pointer, message in problems])
+    if overlay is not None:
+        from toolcontract.sources.overlay import apply_overlay
+
+        result.problems.extend(apply_overlay(tools, document, overlay))
+    return result
+
+
+def _base(document: Document) -> str:
+    return os.path.basename(document.path) or document.path
 
 
 def read_native(document: Document) -> list[ToolView]:

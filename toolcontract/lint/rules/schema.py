@@ -627,16 +627,11 @@ class _Definitions:
 
 
 def _search(pattern: str, name: str) -> bool:
-    matcher = _python_regex(pattern)
-    return matcher is None or bool(matcher.search(name))  # a pattern Python cannot read may match
+    # a linear-time engine: the pattern is untrusted (Python's `re` can backtrack for hours);
+    # a pattern that cannot be evaluated may match
+    from toolcontract.schema_tools import pattern_matches
 
-
-@functools.lru_cache(maxsize=4096)
-def _python_regex(pattern: str) -> re.Pattern | None:
-    try:
-        return re.compile(pattern)
-    except (re.error, RecursionError, OverflowError):
-        return None
+    return pattern_matches(pattern, name) is not False
 
 
 def _suggest(name: str, names: set[str]) -> str:

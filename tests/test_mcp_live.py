@@ -1,0 +1,349 @@
+"""Live MCP servers over stdio: `lint --mcp-stdio`, `convert --mcp-stdio`, and the fetch under them.
+
+Every server here is real and really started: `mcp-server-time` and `mcp-server-git`
+from PyPI (the `[test]` extra installs them), a paging server on the SDK's low-level
+API, and a bare JSON-RPC server that misbehaves on purpose (tests/mcp_servers/).
+Nothing is mocked. Servers are started as `python -m ...` with this interpreter, so
+the tests work from any virtual environment without its bin folder on PATH.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import GOOD_DIR, TEXT_LINE, assert_one_line_error, has_module
+
+pytestmark = pytest.mark.skipif(not has_module("mcp"), reason="the `mcp` SDK is not installed (pip install -e '.[mcp]')")
+
+SERVERS = Path(__file__).resolve().parent / "mcp_servers"
+PYTHON = sys.executable
+
+
+def command(*argv: str | os.PathLike) -> str:
+    return shlex.join([str(a) for a in argv])
+
+
+PAGING = command(PYTHON, SERVERS / "paging_server.py")
+TIME = command(PYTHON, "-m", "mcp_server_time", "--local-timezone", "UTC")
+
+needs_time = pytest.mark.skipif(not has_module("mcp_server_time"), reason="mcp-server-time is not installed (pip install -e '.[test]')")
+needs_git = pytest.mark.skipif(not has_module("mcp_server_git") or shutil.which("git") is None,
+                               reason="mcp-server-git (pip install -e '.[test]') or the git program is missing")
+
+
+def raw(mode: str) -> str:
+    return command(PYTHON, SERVERS / "raw_server.py", mode)
+
+
+def run(runner, *args):
+    from toolcontract.cli import app
+
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+    assert "Traceback" not in result.output
+    return result
+
+
+def run_process(*args, timeout=60):
+    """The real command line, as a user runs it: one process, its own stderr."""
+    return subprocess.run([PYTHON, "-m", "toolcontract", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+@pytest.fixture(scope="module")
+def paging_live():
+    """The paging server's tool list, fetched once for the tests that only read it."""
+    from toolcontract.sources.mcp_live import fetch_tools
+
+    return fetch_tools(PAGING, timeout=20)
+
+
+@pytest.fixture
+def git_repo(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, capture_output=True)
+    return repo
+
+
+# ------------------------------------------------------------------- fetching
+
+
+def test_fetch_follows_every_page(paging_live):
+    live = paging_live
+    assert live.pages == 3  # 5 tools in pages of 2
+    assert [tool["name"] for tool in live.tools] == [f"lookup_{i}" for i in range(5)]
+    assert live.label == f"mcp-stdio:{PAGING}"
+    assert live.server_info["name"] == "paging-server"
+    assert live.protocol_version
+    # kept in protocol names, never the SDK's Python ones
+    first = live.tools[0]
+    assert first["inputSchema"]["required"] == ["id"]
+    assert first["annotations"] == {"readOnlyHint": True, "openWorldHint": False}
+    assert "input_schema" not in first
+
+
+def test_json_text_is_the_list_indented_so_positions_mean_something(paging_live):
+    from toolcontract.sources.document import load_bytes
+
+    live = paging_live
+    text = live.json_text
+    assert json.loads(text) == {"tools": live.tools}
+    assert text.startswith('{\n  "tools": [\n    {\n')
+    document = load_bytes(text.encode(), live.label)
+    line, _ = document.locate("/tools/3/inputSchema")
+    assert text.splitlines()[line - 1].strip().startswith('"inputSchema"')
+    assert line > document.locate("/tools/2")[0]
+
+
+def test_tools_are_kept_as_sent_even_those_the_sdk_refuses():
+    from toolcontract.sources.mcp_live import fetch_tools
+
+    live = fetch_tools(raw("odd"), timeout=10)
+    assert live.tools == [
+        {"name": "no schema", "description": "Has no inputSchema at all."},
+        {"name": "list_schema", "inputSchema": {"type": "array"}, "x-vendor": {"keep": True}},
+        {"inputSchema": {"type": "object"}, "description": "Has no name."},
+    ]
+    assert list(live.tools[1]) == ["name", "inputSchema", "x-vendor"]  # the server's key order
+
+
+def test_fetch_follows_cursors_of_a_server_without_the_sdk():
+    from toolcontract.sources.mcp_live import fetch_tools
+
+    live = fetch_tools(raw("pages"), timeout=10)
+    assert (live.pages, [tool["name"] for tool in live.tools]) == (3, ["page_tool_0", "page_tool_1", "page_tool_2"])
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [
+        ("loop", "tools/list paging loops: page 2 returned cursor 'again' again"),
+        ("error", "server declares no `tools` capability, and tools/list failed: error -32601: Method not found"),
+        ("notools", "tools/list answer has no `tools` list (keys: items)"),
+    ],
+)
+def test_a_server_that_answers_wrongly_is_a_clear_error(mode, expected):
+    from toolcontract.sources.mcp_live import McpFetchError, fetch_tools
+
+    with pytest.raises(McpFetchError) as caught:
+        fetch_tools(raw(mode), timeout=10)
+    assert str(caught.value) == expected
+    assert caught.value.label == f"mcp-stdio:{raw(mode)}"
+
+
+def test_paging_is_capped(monkeypatch):
+    from toolcontract.sources import mcp_live
+
+    monkeypatch.setattr(mcp_live, "MAX_PAGES", 2)  # the server has 3 pages
+    with pytest.raises(mcp_live.McpFetchError, match="still had a nextCursor after 2 pages"):
+        mcp_live.fetch_tools(raw("pages"), timeout=10)
+
+
+def test_a_server_that_never_answers_is_stopped_with_its_process_group(tmp_path):
+    """The timeout covers start to last page; what the server said on stderr comes along;
+    nothing it started is left running."""
+    from toolcontract.sources.mcp_live import McpFetchError, fetch_tools
+
+    pid_file = tmp_path / "child.pid"
+    code = (
+        "import subprocess, sys, time\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        "print('loading the index', file=sys.stderr, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    started = time.monotonic()
+    with pytest.raises(McpFetchError) as caught:
+        fetch_tools(command(PYTHON, "-c", code), timeout=1)
+    elapsed = time.monotonic() - started
+    assert str(caught.value) == "server did not answer within 1s to initialize: loading the index"
+    assert elapsed < 1 + 5  # the SDK's shutdown: stdin closed, a grace period, then the group is killed
+    child = int(pid_file.read_text())
+    deadline = time.monotonic() + 3
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child), "the server's own child outlived it"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().split(") ")[-1][:1] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+@pytest.mark.parametrize(
+    ("cmd", "expected"),
+    [
+        ("", "the command is empty"),
+        ("'unclosed", "cannot split the command: No closing quotation"),
+        ("toolcontract-no-such-server --stdio", "cannot start server: command not found: toolcontract-no-such-server"),
+    ],
+)
+def test_a_command_that_cannot_start(cmd, expected):
+    from toolcontract.sources.mcp_live import McpFetchError, fetch_tools
+
+    with pytest.raises(McpFetchError) as caught:
+        fetch_tools(cmd, timeout=5)
+    assert str(caught.value) == expected
+
+
+def test_a_server_that_exits_gives_its_stderr():
+    from toolcontract.sources.mcp_live import McpFetchError, fetch_tools
+
+    code = "import sys; print('Traceback: config.toml not found', file=sys.stderr); sys.exit(3)"
+    with pytest.raises(McpFetchError) as caught:
+        fetch_tools(command(PYTHON, "-c", code), timeout=10)
+    message = str(caught.value)
+    assert message.startswith("initialize failed: server closed the connection")
+    assert message.endswith(": Traceback: config.toml not found")
+
+
+# ----------------------------------------------------------------- lint (CLI)
+
+
+def _check_live_findings(report: dict, label: str) -> None:
+    for finding in report["findings"]:
+        assert finding["path"] == label
+        if finding["tool"] is not None:
+            assert finding["pointer"].startswith("/tools/"), finding
+            assert finding["line"] > 2, finding
+
+
+@needs_time
+def test_lint_time_server(runner):
+    result = run(runner, "lint", "--mcp-stdio", TIME, "--format", "json")
+    assert result.exit_code in (0, 1), result.stderr
+    report = json.loads(result.stdout)
+    assert report["summary"]["files"] == 1
+    assert report["summary"]["tools"] == 2
+    _check_live_findings(report, f"mcp-stdio:{TIME}")
+    named = {finding["tool"] for finding in report["findings"]} - {None}
+    assert named <= {"get_current_time", "convert_time"}
+
+
+@needs_git
+def test_lint_git_server_for_strict_targets(runner, git_repo):
+    """The issue's "done when": the git server linted for OpenAI strict mode and Anthropic."""
+    server = command(PYTHON, "-m", "mcp_server_git", "--repository", git_repo)
+    result = run(runner, "lint", "--mcp-stdio", server, "--target", "openai-strict,anthropic", "--format", "json")
+    assert result.exit_code in (0, 1), result.stderr
+    report = json.loads(result.stdout)
+    assert report["summary"]["files"] == 1
+    assert report["summary"]["tools"] >= 5  # git_status, git_diff, git_log, git_commit, ...
+    _check_live_findings(report, f"mcp-stdio:{server}")
+    assert {"git_status", "git_log"} <= {finding["tool"] for finding in report["findings"]}
+
+
+def test_lint_files_and_a_server_together(runner):
+    good = sorted(GOOD_DIR.glob("*.yaml"))[0]
+    server = raw("pages")
+    result = run(runner, "lint", good, "--mcp-stdio", server, "--format", "text")
+    assert result.exit_code in (0, 1), result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-1].startswith("2 files, 4 tools: ")  # the file's one and the server's three
+    paths = {TEXT_LINE.match(line)["path"] for line in lines[:-1]}
+    assert paths <= {str(good), f"mcp-stdio:{server}"}
+    assert f"mcp-stdio:{server}" in paths
+
+
+def test_lint_without_paths_or_server_is_exit_2(runner):
+    result = run(runner, "lint")
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr)
+    assert "--mcp-stdio" in result.stderr
+
+
+def test_lint_of_a_missing_command_is_exit_2(runner):
+    result = run(runner, "lint", "--mcp-stdio", "toolcontract-no-such-server --flag")
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr)
+    assert result.stderr.strip() == ("mcp-stdio:toolcontract-no-such-server --flag:1:1: "
+                                     "cannot start server: command not found: toolcontract-no-such-server")
+    assert result.stdout == ""
+
+
+def test_lint_of_a_silent_server_is_exit_2_within_the_timeout():
+    """As a user runs it: one line on stderr, nothing on stdout, in about the timeout."""
+    code = "import sys, time; print('warming up', file=sys.stderr, flush=True); time.sleep(60)"
+    server = command(PYTHON, "-c", code)
+    started = time.monotonic()
+    result = run_process("lint", "--mcp-stdio", server, "--mcp-timeout", "1", timeout=30)
+    elapsed = time.monotonic() - started
+    assert result.returncode == 2
+    assert_one_line_error(result.stderr)
+    assert result.stderr.strip() == f"mcp-stdio:{server}:1:1: server did not answer within 1s to initialize: warming up"
+    assert result.stdout == ""
+    assert elapsed < 1 + 8  # interpreter and SDK start-up, the timeout, the SDK's shutdown grace
+
+
+def test_mcp_timeout_must_be_positive(runner):
+    result = run(runner, "lint", "--mcp-stdio", raw("pages"), "--mcp-timeout", "0")
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr)
+
+
+def test_the_fast_path_leaves_mcp_stdio_to_typer():
+    from toolcontract import cli
+
+    assert cli._plain_lint_arguments(["lint", "--mcp-stdio", "server"]) is None
+    assert cli._plain_lint_arguments(["lint", str(GOOD_DIR), "--mcp-stdio", "server"]) is None
+    assert cli._plain_lint_arguments(["lint", str(GOOD_DIR), "--mcp-timeout", "3"]) is None
+
+
+# -------------------------------------------------------------- convert (CLI)
+
+
+@needs_time
+def test_convert_saves_a_servers_tool_list(runner, tmp_path):
+    out = tmp_path / "time-tools.json"
+    result = run(runner, "convert", "--mcp-stdio", TIME, "-o", out)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""  # saved as fetched: nothing to warn about
+    text = out.read_text()
+    saved = json.loads(text)
+    assert [tool["name"] for tool in saved["tools"]] == ["get_current_time", "convert_time"]
+    assert all("inputSchema" in tool and "annotations" in tool for tool in saved["tools"])
+    assert text == json.dumps(saved, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_convert_keeps_what_no_reader_knows(runner, tmp_path):
+    out = tmp_path / "odd.json"
+    result = run(runner, "convert", "--mcp-stdio", raw("odd"), "-o", out)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(out.read_text())["tools"][1] == {"name": "list_schema", "inputSchema": {"type": "array"},
+                                                      "x-vendor": {"keep": True}}
+
+
+def test_convert_a_server_to_another_format(runner, tmp_path):
+    out = tmp_path / "anthropic.json"
+    result = run(runner, "convert", "--mcp-stdio", raw("pages"), "--to", "anthropic", "-o", out)
+    assert result.exit_code == 0, result.stderr
+    written = json.loads(out.read_text())
+    assert [tool["name"] for tool in written] == ["page_tool_0", "page_tool_1", "page_tool_2"]
+
+
+def test_convert_of_a_missing_command_is_exit_2(runner, tmp_path):
+    out = tmp_path / "never.json"
+    result = run(runner, "convert", "--mcp-stdio", "toolcontract-no-such-server", "-o", out)
+    assert result.exit_code == 2
+    assert_one_line_error(result.stderr)
+    assert result.stderr.startswith("mcp-stdio:toolcontract-no-such-server:1:1: cannot start server")
+    assert not out.exists()

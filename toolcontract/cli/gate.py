@@ -1,0 +1,442 @@
+"""`diff` and `lock`: gates on descriptor changes, and the lockfile check of `lint --locked`.
+
+The shell around `toolcontract.diff` and `toolcontract.lock`: files, git, the lockfile
+on disk, exit codes. Registered on the Typer app by importing this module (the last
+line of `toolcontract.cli.commands` does).
+
+Old versions for `diff --git-base REV` come from git's object store (`git ls-tree` to
+list them, `git cat-file` to read them), never from a checkout: the working tree, the
+index and HEAD are left as they are, and no filter, hook or textconv runs.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field, replace
+from typing import List, Optional
+
+import typer
+
+from toolcontract.cli import (
+    DESCRIPTOR_SUFFIXES,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    SKIPPED_DIRS,
+    UsageFailure,
+    default_format,
+    discover,
+    read_inputs,
+    split_codes,
+)
+from toolcontract.cli.commands import FailOn, LintFormat, app, click_errors
+
+
+# ------------------------------------------------------------------- inputs
+
+
+@dataclass
+class _Side:
+    """The files of one version: (shown path, bytes or LoadError)."""
+
+    files: list = field(default_factory=list)
+
+
+def _selection(select, ignore):
+    from toolcontract.lint.engine import Selection, SelectionError, all_rules
+
+    selection = Selection(select=split_codes(select) or ("TC",), ignore=split_codes(ignore))
+    try:
+        selection.validate(all_rules())
+    except SelectionError as exc:
+        raise UsageFailure(f"toolcontract: {exc}") from None
+    return selection
+
+
+def _config():
+    """The configuration found from the working folder, or None."""
+    from toolcontract.config import ConfigError, find_config, load_config
+
+    found = find_config(".")
+    if found is None:
+        return None
+    try:
+        return load_config(found)
+    except ConfigError as exc:
+        raise UsageFailure(str(exc)) from None
+
+
+def _discoverable(path: str) -> bool:
+    """What `discover` would pick in a folder: a descriptor suffix, no hidden or skipped part."""
+    parts = path.replace(os.sep, "/").split("/")
+    if any(p.startswith(".") and p not in (".", "..") for p in parts):
+        return False
+    if any(p in SKIPPED_DIRS for p in parts[:-1]):
+        return False
+    return parts[-1].lower().endswith(DESCRIPTOR_SUFFIXES)
+
+
+def _default_files() -> list[str]:
+    """The descriptor files of the working folder: discovery, narrowed by the config's include/exclude."""
+    config = _config()
+    files = [os.path.normpath(p) for p in discover(["."])]
+    if config is not None:
+        files = [p for p in files if config.included(p)]
+    return files
+
+
+def _is_descriptor_document(read, document) -> bool:
+    """In discovery without named paths, a YAML or JSON file is a descriptor file only when it
+    says so: a native `toolcontract:` key, or a provider format a reader recognised
+    (package.json and docker-compose.yml have a `name` too)."""
+    if read.format in (None, "overlay"):
+        return False
+    if read.format != "native":
+        return True
+    return isinstance(document.data, dict) and "toolcontract" in document.data
+
+
+@dataclass
+class _Loaded:
+    tools: list = field(default_factory=list)
+    documents: dict = field(default_factory=dict)
+    load_findings: list = field(default_factory=list)
+    files: int = 0
+
+
+def _load(files, selection, input_format: Optional[str], strict: bool) -> _Loaded:
+    """Read each file's tools, with its contract overlay as lint pairs them. A file that does not
+    load is a TC000 finding when it was named (`strict`), and left out in discovery, as is a
+    file that is no descriptor file."""
+    from toolcontract.lint.engine import Hit, all_rules
+    from toolcontract.model import Finding
+    from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_bytes
+    from toolcontract.sources.overlay import pair_overlays
+    from toolcontract.sources.reader import read_tools
+
+    parse_rule = all_rules()["TC000"]
+    loaded = _Loaded()
+
+    def document_of(path, content):
+        try:
+            if isinstance(content, LoadError):
+                raise content
+            return load_bytes(content, path, DEFAULT_LIMITS)
+        except LoadError as error:
+            if strict and selection.enabled(parse_rule.id):
+                loaded.load_findings.append(Finding(path, error.line, error.column, parse_rule.id, parse_rule.name,
+                                                    selection.severity_of(parse_rule, Hit()), error.message))
+            return None
+
+    files, overlays = pair_overlays(list(files), DEFAULT_LIMITS)
+    for path, content in files:
+        document = document_of(path, content)
+        if document is None:
+            loaded.files += strict
+            continue
+        overlay = document_of(*overlays[path]) if path in overlays else None
+        read = read_tools(document, input_format, overlay)
+        if not strict and not _is_descriptor_document(read, document):
+            continue
+        loaded.files += 1
+        loaded.documents[path] = document
+        if overlay is not None:
+            loaded.documents[overlay.path] = overlay
+        loaded.tools.extend(read.tools)
+    return loaded
+
+
+def _check_input_format(input_format: Optional[str]) -> None:
+    from toolcontract.sources.reader import FORMATS
+
+    if input_format is not None and input_format not in FORMATS:
+        raise UsageFailure(f"toolcontract: unknown --input-format {input_format!r} (expected any of {', '.join(FORMATS)})")
+
+
+# ---------------------------------------------------------------------- git
+
+
+def _git(args: list[str], stdin: bytes | None = None) -> bytes:
+    # core.fsmonitor off: a repository's config must not make us run its hook
+    command = ["git", "-c", "core.fsmonitor=false", "-c", "core.quotepath=off", *args]
+    try:
+        done = subprocess.run(command, input=stdin, capture_output=True, check=False)
+    except FileNotFoundError:
+        raise UsageFailure("toolcontract: --git-base needs git, and no `git` command was found") from None
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise _GitFailed(message[0] if message else f"git {args[0]} exited with {done.returncode}")
+    return done.stdout
+
+
+class _GitFailed(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class _TreeFile:
+    shown: str  # relative to the working folder, as the new side shows it
+    oid: str
+    size: int
+
+
+def _tree_files(commit: str, pathspecs: list[str], top: str, rev: str) -> list[_TreeFile]:
+    """Regular files under the pathspecs (relative to the working folder) at a commit (`rev` as given)."""
+    try:
+        out = _git(["ls-tree", "-r", "-l", "-z", "--full-name", commit, "--", *pathspecs])
+    except _GitFailed as exc:
+        raise UsageFailure(f"toolcontract: --git-base: cannot list the files at {rev}: {exc}") from None
+    here = os.path.realpath(os.getcwd())
+    found = []
+    for record in out.split(b"\0"):
+        if not record:
+            continue
+        meta, _, name = record.partition(b"\t")
+        mode, kind, oid, size = meta.decode("ascii").split()
+        if kind != "blob" or mode not in ("100644", "100755"):
+            continue  # symlinks, submodules
+        full = name.decode("utf-8", "surrogateescape")
+        shown = os.path.normpath(os.path.relpath(os.path.join(top, full), here))
+        found.append(_TreeFile(shown, oid, int(size)))
+    return found
+
+
+def _read_blobs(files: list[_TreeFile], max_bytes: int) -> dict[str, bytes]:
+    """Blob contents by object id, in one `git cat-file --batch` (object ids only: no path parsing)."""
+    wanted = sorted({f.oid for f in files if f.size <= max_bytes})
+    if not wanted:
+        return {}
+    try:
+        out = _git(["cat-file", "--batch"], ("\n".join(wanted) + "\n").encode("ascii"))
+    except _GitFailed as exc:
+        raise UsageFailure(f"toolcontract: --git-base: cannot read the old files: {exc}") from None
+    blobs: dict[str, bytes] = {}
+    offset = 0
+    while offset < len(out):
+        end = out.index(b"\n", offset)
+        header = out[offset:end].decode("ascii").split()
+        offset = end + 1
+        if len(header) < 3 or header[1] != "blob":
+            continue
+        size = int(header[2])
+        blobs[header[0]] = out[offset: offset + size]
+        offset += size + 1  # the content, then a newline
+    return blobs
+
+
+def _git_sides(rev: str, paths: list[str]) -> tuple[list, list, bool]:
+    """(old files, new files, strict) for `diff --git-base REV [PATHS]`."""
+    from toolcontract.sources.document import DEFAULT_LIMITS, LoadError
+
+    if not rev or rev.startswith("-"):
+        raise UsageFailure(f"toolcontract: --git-base: {rev!r} is not a revision")
+    try:
+        top = os.path.realpath(_git(["rev-parse", "--show-toplevel"]).decode("utf-8", "surrogateescape").strip())
+    except _GitFailed as exc:
+        raise UsageFailure(f"toolcontract: --git-base needs a git repository: {exc}") from None
+    try:
+        commit = _git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"]).decode().strip()
+    except _GitFailed:
+        commit = ""
+    if not commit:
+        raise UsageFailure(f"toolcontract: --git-base: unknown revision {rev!r}")
+    strict = bool(paths)
+    max_bytes = DEFAULT_LIMITS.max_bytes
+    if strict:
+        from toolcontract.sources.overlay import default_overlays
+
+        named = [os.path.normpath(p) for p in paths]
+        # with a named provider file, its contract overlay (as lint pairs them)
+        tree = _tree_files(commit, list(dict.fromkeys(named + [c for p in named for c in default_overlays(p)])), top, rev)
+        for path in named:
+            if not os.path.exists(path) and not any(f.shown == path or f.shown.startswith(path.rstrip("/") + "/")
+                                                    or path == "." for f in tree):
+                raise UsageFailure(f"{path}:1:1: no such file or directory, here or at {rev}")
+        # a file named outright is read whatever its name; in a named folder, as discovery would
+        tree = [f for f in tree if f.shown in named or _discoverable(f.shown)]
+        new_files = list(read_inputs([p for p in named if os.path.exists(p)], max_bytes))
+    else:
+        config = _config()
+        tree = [f for f in _tree_files(commit, ["."], top, rev) if _discoverable(f.shown)]
+        if config is not None:
+            tree = [f for f in tree if config.included(f.shown)]
+        new_files = list(read_inputs(_default_files(), max_bytes))
+    blobs = _read_blobs(tree, max_bytes)
+    old_files = []
+    for f in sorted(tree, key=lambda f: f.shown):
+        shown = f"{rev}:{f.shown}"
+        if f.size > max_bytes:
+            old_files.append((shown, LoadError(f"file is {f.size:,} bytes, over the {max_bytes:,}-byte limit")))
+        else:
+            old_files.append((shown, blobs.get(f.oid, b"")))
+    new_files = [(os.path.normpath(p) if p != "<stdin>" else p, c) for p, c in new_files]
+    return old_files, new_files, strict
+
+
+# --------------------------------------------------------------------- diff
+
+
+@app.command("diff")
+def diff_command(
+    paths: Optional[List[str]] = typer.Argument(None, metavar="OLD NEW | PATHS", help="Without --git-base: the old and the new version (two files or two folders). With it: the descriptor files or folders to compare (default: those discovery and the config find here)."),
+    git_base: Optional[str] = typer.Option(None, "--git-base", metavar="REV", help="Compare with the files at this git revision (a branch, tag or commit), read with git, never checked out."),
+    select: Optional[List[str]] = typer.Option(None, "--select", help="Rule ids or prefixes to report (e.g. TC701,TC704). Default: all."),
+    ignore: Optional[List[str]] = typer.Option(None, "--ignore", help="Rule ids or prefixes to leave out (e.g. TC703 to hide the list of changes)."),
+    fail_on: FailOn = typer.Option(FailOn.error, "--fail-on", help="Exit 1 when a finding has at least this severity."),
+    output_format: Optional[LintFormat] = typer.Option(None, "--format", help="rich (default on a terminal), text, json, sarif, github, junit."),
+    exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings reach --fail-on."),
+    input_format: Optional[str] = typer.Option(None, "--input-format", help="Read every file in this format instead of detecting it."),
+) -> None:
+    """Compare two versions of tool descriptors and gate on changes their version does not announce.
+
+    Each change is classified as breaking or compatible; a breaking one without a major version
+    bump is an error (TC701), a removed tool too (TC704), a change to the schema or effect without
+    a minor bump a warning (TC702); the others are listed as info (TC703).
+    """
+    from toolcontract.diff import diff_findings, diff_tools
+    from toolcontract.lint.engine import LintResult
+    from toolcontract.model import Severity
+    from toolcontract.report import lint_reporter
+
+    _check_input_format(input_format)
+    selection = _selection(select, ignore)
+    paths = list(paths or ())
+    if git_base is None:
+        if len(paths) != 2:
+            raise click_errors.UsageError("diff takes OLD and NEW (two files or folders), or --git-base REV [PATHS]")
+        from toolcontract.sources.document import DEFAULT_LIMITS
+
+        old_files = list(read_inputs([paths[0]], DEFAULT_LIMITS.max_bytes))
+        new_files = list(read_inputs([paths[1]], DEFAULT_LIMITS.max_bytes))
+        strict = True
+    else:
+        old_files, new_files, strict = _git_sides(git_base, paths)
+    old = _load(old_files, selection, input_format, strict)
+    new = _load(new_files, selection, input_format, strict)
+    diffs = diff_tools(old.tools, new.tools)
+    findings = sorted(old.load_findings + new.load_findings + diff_findings(diffs, selection))
+    result = LintResult(findings, old.files + new.files, len(diffs), {**old.documents, **new.documents}, new.tools,
+                        Severity.parse(fail_on.value))
+    lint_reporter(output_format.value if output_format else default_format())(result, sys.stdout)
+    sys.stdout.flush()
+    failed = any(f.severity >= result.fail_on for f in findings)
+    raise typer.Exit(EXIT_FINDINGS if failed and not exit_zero else EXIT_OK)
+
+
+# --------------------------------------------------------------------- lock
+
+
+def _lock_source(path: str, lock_dir: str) -> str:
+    """A tool's source as the lockfile records it: relative to the lockfile's folder, with `/`;
+    a stand-in path (`mcp-stdio:…`, `<stdin>`) as it is."""
+    if path.startswith("mcp-stdio:") or path.startswith("<"):
+        return path
+    try:
+        rel = os.path.relpath(os.path.abspath(path), lock_dir)
+    except ValueError:  # another drive (Windows)
+        rel = os.path.abspath(path)
+    return rel.replace(os.sep, "/")
+
+
+def _live_documents(commands: list[str], timeout: float):
+    """(label, Document) of each --mcp-stdio server's tool list; exit 2 when one cannot be had."""
+    from toolcontract.cli import fetch_live
+    from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_text
+
+    found = []
+    for command in dict.fromkeys(commands):
+        live = fetch_live(command, timeout)
+        try:
+            found.append((live.label, load_text(live.json_text, live.label, DEFAULT_LIMITS)))
+        except LoadError as error:
+            raise UsageFailure(f"{live.label}:{error.line}:{error.column}: {error.message}") from None
+    return found
+
+
+@app.command("lock")
+def lock_command(
+    paths: Optional[List[str]] = typer.Argument(None, help="Descriptor files or folders (default: those discovery and the config find here)."),
+    mcp_stdio: Optional[List[str]] = typer.Option(None, "--mcp-stdio", metavar="COMMAND", help="Also lock the tools this MCP server lists over stdio (it never calls one). Repeatable."),
+    mcp_timeout: float = typer.Option(20.0, "--mcp-timeout", metavar="SECONDS", min=0.1, help="Time a --mcp-stdio server has to start and list its tools."),
+    lock_file: str = typer.Option("toolcontract.lock", "--lock-file", metavar="PATH", help="The lockfile to write (replaced whole, never in part)."),
+    input_format: Optional[str] = typer.Option(None, "--input-format", help="Read every file in this format instead of detecting it."),
+) -> None:
+    """Write toolcontract.lock: a canonical hash per tool, for `lint --locked` to catch silent changes."""
+    from toolcontract.lint.engine import Selection
+    from toolcontract.lock import entries_for, lock_text
+    from toolcontract.report.common import printable
+    from toolcontract.sources.document import DEFAULT_LIMITS
+    from toolcontract.sources.reader import FORMATS, read_tools
+
+    _check_input_format(input_format)
+    strict = bool(paths)
+    files = list(read_inputs(list(paths), DEFAULT_LIMITS.max_bytes)) if paths else []
+    if not paths and not mcp_stdio:
+        files = list(read_inputs(_default_files(), DEFAULT_LIMITS.max_bytes))
+    live = _live_documents(list(mcp_stdio or ()), mcp_timeout)
+    lock_dir = os.path.dirname(os.path.abspath(lock_file))
+    loaded = _load(files, Selection(), input_format, strict)
+    if loaded.load_findings:  # a named file that cannot be read cannot be locked
+        first = loaded.load_findings[0]
+        raise UsageFailure(f"{first.path}:{first.line}:{first.column}: {first.message}")
+    pairs = [(tool, _lock_source(tool.document.path, lock_dir)) for tool in loaded.tools]
+    for label, document in live:
+        read = read_tools(document, "mcp" if "mcp" in FORMATS else None)
+        pairs.extend((tool, label) for tool in read.tools)
+    entries, repeats = entries_for(pairs)
+    if not entries:
+        raise UsageFailure("toolcontract: found no named tools to lock (name descriptor files or folders, "
+                           "or --mcp-stdio COMMAND)")
+    for tool, source, kept in repeats:
+        sys.stderr.write(f"{printable(source)}: warning: tool {printable(tool.name or '')!r} is also in "
+                         f"{printable(kept.source)}; the lockfile keeps that one\n")
+    text = lock_text(entries)
+    try:
+        with open(lock_file, encoding="utf-8", newline="") as handle:
+            unchanged = handle.read() == text
+    except (OSError, UnicodeDecodeError):
+        unchanged = False
+    if not unchanged:  # an unchanged lockfile is left alone, mtime and all
+        from toolcontract.cli.commands import _write_whole
+
+        _write_whole(lock_file, text)
+    sys.stdout.write(f"{printable(lock_file)}: {len(entries)} tool{'s' * (len(entries) != 1)} locked"
+                     f"{' (unchanged)' if unchanged else ''}\n")
+    sys.stdout.flush()
+
+
+def check_lock(result, lock_file: str, selection, paths: Optional[List[str]]):
+    """`lint --locked`: the lint result with the lock rules' findings (TC711–TC714) added.
+    Exit 2 when the lockfile is missing or unreadable."""
+    from toolcontract.lock import LockFormatError, compare_lock, lock_findings, parse_lock
+    from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_bytes
+
+    try:
+        with open(lock_file, "rb") as handle:
+            raw = handle.read(DEFAULT_LIMITS.max_bytes + 1)
+    except FileNotFoundError:
+        raise UsageFailure(f"{lock_file}:1:1: no lockfile: write one with `toolcontract lock`") from None
+    except OSError as exc:
+        raise UsageFailure(f"{lock_file}:1:1: cannot read: {exc.strerror or exc}") from None
+    try:
+        document = load_bytes(raw, lock_file, DEFAULT_LIMITS)
+    except LoadError as error:
+        raise UsageFailure(f"{lock_file}:{error.line}:{error.column}: {error.message}") from None
+    try:
+        locked = parse_lock(document.data)
+    except LockFormatError as exc:
+        line, column = document.locate(exc.pointer, "key")
+        raise UsageFailure(f"{lock_file}:{line}:{column}: {exc.message}") from None
+    lock_dir = os.path.dirname(os.path.abspath(lock_file))
+    seen = {_lock_source(path, lock_dir) for path in result.documents}
+    seen |= {_lock_source(f.path, lock_dir) for f in result.findings if f.rule == "TC000"}
+    looked = [_lock_source(p, lock_dir) for p in (paths or ()) if p != "-"]
+
+    def covers(source: str) -> bool:  # this run read the tool's source, or looked where it was
+        return source in seen or any(p == "." or source == p or source.startswith(p.rstrip("/") + "/") for p in looked)
+
+    tools = [(tool, _lock_source(tool.document.path, lock_dir)) for tool in result.tool_views]
+    findings = lock_findings(compare_lock(locked, tools, covers), document, selection)
+    return replace(result, findings=sorted(result.findings + findings),
+                   documents={**result.documents, lock_file: document})
