@@ -26,7 +26,17 @@ def loads(raw: bytes) -> Any:
             return orjson.loads(raw)
         except orjson.JSONDecodeError:
             pass  # let the standard library explain it, or accept what it accepts
-    return json.loads(raw)
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        text = raw.decode("utf-8", "replace") if isinstance(raw, (bytes, bytearray)) else str(raw)
+        m = _OVERLONG.search(text)
+        raise json.JSONDecodeError("a number has more than 4,300 digits", text, m.start() if m else 0) from None
+
+
+_OVERLONG = re.compile(r"\d{4301,}")
 
 
 # Characters valid in JSON strings that a terminal or editor would act on or hide

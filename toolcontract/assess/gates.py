@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from toolcontract.assess.registry import Registry, Tool
 from toolcontract.model import Candidate, Context, Gate, Outcome
-from toolcontract.sources.document import join_pointer, resolve_pointer
+from toolcontract.sources.document import _json_depth, join_pointer, resolve_pointer
 
 
 @dataclass(frozen=True)
@@ -68,10 +68,13 @@ def as_id(value: Any) -> str:
     return str(value)
 
 
+MAX_ARGUMENT_DEPTH = 64  # as the loader's nesting limit; validators recurse through the arguments
+
+
 def parse_arguments(raw: Any) -> tuple[dict | None, str | None]:
     if isinstance(raw, dict):
-        return raw, None
-    if isinstance(raw, str):
+        value = raw
+    elif isinstance(raw, str):
         try:
             value = json.loads(raw)
         except (ValueError, RecursionError) as exc:
@@ -79,8 +82,11 @@ def parse_arguments(raw: Any) -> tuple[dict | None, str | None]:
             return None, f"arguments are not valid JSON{detail}"
         if not isinstance(value, dict):
             return None, f"arguments must be a JSON object, got {_json_kind(value)}"
-        return value, None
-    return None, f"arguments must be a JSON object, got {_json_kind(raw)}"
+    else:
+        return None, f"arguments must be a JSON object, got {_json_kind(raw)}"
+    if _json_depth(value, MAX_ARGUMENT_DEPTH):
+        return None, f"arguments nest deeper than {MAX_ARGUMENT_DEPTH} levels"
+    return value, None
 
 
 def _json_kind(value: Any) -> str:

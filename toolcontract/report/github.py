@@ -4,7 +4,7 @@
 
 Escaped as GitHub's runner expects: `%`, CR and LF in the message; those and `:`
 and `,` in property values. Nothing from the input can end the command early or
-start another one.
+start another one, and terminal controls are shown as escapes (`printable`).
 """
 
 from __future__ import annotations
@@ -12,12 +12,14 @@ from __future__ import annotations
 from typing import TextIO
 
 from toolcontract.model import Severity
+from toolcontract.report.common import printable
 
 COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # terminal controls from the input are made visible first: the Actions log interprets ANSI
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:

@@ -233,10 +233,11 @@ def _resolve_plain(value: str) -> Any:
         return False
     if _CORE_INT.match(value):
         return int(value)
-    if _CORE_OCT.match(value):
-        return int(value[2:], 8)
-    if _CORE_HEX.match(value):
-        return int(value[2:], 16)
+    if _CORE_OCT.match(value) or _CORE_HEX.match(value):
+        number = int(value[2:], 8 if value[1] == "o" else 16)
+        if number.bit_length() > _MAX_DIGITS * 3.32:  # would not convert back to decimal
+            raise ValueError(_LONG_NUMBER)
+        return number
     if _CORE_FLOAT.match(value):
         return float(value)
     if _CORE_INF.match(value):
@@ -264,7 +265,8 @@ def _tagged(tag: str, value: str, mark) -> Any:
         if kind == "float":
             return float(value)
     except ValueError:
-        raise LoadError(f"{value!r} is not a valid !!{kind}", mark.line + 1, mark.column + 1) from None
+        shown = value if len(value) <= 40 else value[:40] + "…"
+        raise LoadError(f"{shown!r} is not a valid !!{kind}", mark.line + 1, mark.column + 1) from None
     raise LoadError(f"unsupported YAML tag {tag!r}: only the core schema's tags are read", mark.line + 1, mark.column + 1)
 
 
@@ -369,7 +371,10 @@ def _load_yaml(text: str, path: str, limits: Limits) -> Document:
                 if tag is None:
                     value = event.value
                     if event.implicit[0] and (not value or value[0] in maybe_typed):  # a plain scalar
-                        value = resolve_plain(value)
+                        try:
+                            value = resolve_plain(value)
+                        except ValueError:  # an integer too long to convert
+                            raise LoadError(_LONG_NUMBER, *pos) from None
                 elif tag == "!":
                     value = event.value
                 else:
@@ -486,10 +491,26 @@ def _load_json(text: str, path: str, limits: Limits) -> Document:
         raise LoadError(f"JSON: {exc.msg}", exc.lineno, exc.colno) from None
     except RecursionError:
         raise LoadError(f"nesting is deeper than {limits.max_depth} levels") from None
+    except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        raise LoadError(_LONG_NUMBER, *_offset_position(text, _long_number_at(text))) from None
     if _json_depth(data, limits.max_depth):
         values, keys, _ = _scan_json_positions(text, limits.max_depth)
         raise LoadError(f"nesting is deeper than {limits.max_depth} levels", *_deepest_position(values, limits.max_depth))
     return Document(path=path, text=text, data=data, duplicates=duplicates, _values=values, _keys=keys)
+
+
+_MAX_DIGITS = 4300  # Python's default limit on int <-> str conversion, which keeps it from taking quadratic time
+_LONG_NUMBER = f"a number has more than {_MAX_DIGITS:,} digits"
+
+
+def _long_number_at(text: str) -> int:
+    m = re.search(r"\d{%d,}" % (_MAX_DIGITS + 1), text)
+    return m.start() if m else 0
+
+
+def _offset_position(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 def _deepest_position(values: dict[str, tuple[int, int]], limit: int) -> tuple[int, int]:

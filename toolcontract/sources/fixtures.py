@@ -16,7 +16,15 @@ from typing import IO, Any, Iterator
 from toolcontract import jsoncodec
 from toolcontract.assess.gates import as_id
 from toolcontract.model import Candidate, Case, Context, Observation, Record
-from toolcontract.sources.document import DEFAULT_LIMITS, Document, Limits, LoadError, join_pointer, load_bytes
+from toolcontract.sources.document import (
+    DEFAULT_LIMITS,
+    Document,
+    Limits,
+    LoadError,
+    _json_depth,
+    join_pointer,
+    load_bytes,
+)
 
 
 class FixtureError(Exception):
@@ -160,6 +168,8 @@ def read_jsonl(stream: IO[bytes], path: str, limits: Limits = DEFAULT_LIMITS) ->
             raise FixtureError(path, number, exc.colno, f"JSON: {exc.msg}") from None
         except RecursionError:
             raise FixtureError(path, number, 1, f"nesting is deeper than {limits.max_depth} levels") from None
+        if _json_depth(data, limits.max_depth):  # the limit every loaded document has (validators recurse)
+            raise FixtureError(path, number, 1, f"nesting is deeper than {limits.max_depth} levels")
         bad = _first_error(case_validator, data)
         if bad is not None:
             column = 1

@@ -1,0 +1,860 @@
+"""Conversation rules (TC8xx): the invariants a recorded tool-calling conversation must keep.
+
+The readers in `toolcontract.sources.transcripts` turn Anthropic Messages, OpenAI Chat
+and OpenAI Responses transcripts into the provider-neutral `Conversation` below; the
+rules here only look at that. Pure: no files, no clock, no terminal. Positions come
+from the conversation's own `locate` (the reader's already loaded document).
+
+Pairing (DESIGN: the seed's pairing invariant, runbook R2; reference/tool-surfaces.md):
+
+- every call has an id, and is answered by exactly one later result with that id (TC801,
+  TC802, TC803). A result pairs with the earliest still-open call of its id; a result
+  with no open call of its id is an orphan (it precedes its call, repeats an answer, or
+  answers nothing). In a Responses request with `previous_response_id` the calls may be
+  in the previous response, so orphans are not reported there.
+- Anthropic: all results of one assistant turn go in the very next message (TC805), in
+  that one message (TC804), before any other content of it (TC806).
+  OpenAI Chat: the `role: tool` messages answering a turn follow it directly, before any
+  other message (TC805; the API answers otherwise with "An assistant message with
+  'tool_calls' must be followed by tool messages"). OpenAI Responses: pairing by
+  `call_id` only.
+
+Loops (runbook R3):
+
+- a *round* is one model turn that calls tools (`turns`): an assistant message with calls
+  (Chat); a run of consecutive assistant messages (Anthropic, whose API combines
+  consecutive messages of one role into one turn: the results then belong right after the
+  run's last message); a run of `function_call` items not interrupted by an output or a
+  user message (Responses). More than `max_rounds` (default 20) is TC809.
+- TC810: the same tool called again with the same or nearly the same arguments right
+  after its previous call failed, `RETRY_LIMIT` (3) times or more. Arguments compare
+  after normalising (JSON strings parsed, key order, case and runs of whitespace
+  ignored, 1.0 == 1); "nearly the same" is a difflib similarity of at least
+  `NEAR_SAME_RATIO` between the word/punctuation tokens of their canonical JSON. A call failed when its result says so:
+  Anthropic's `is_error`; in the OpenAI formats, which have no error flag, a result whose
+  text starts with "error", "exception", "traceback" or "failed", a JSON object with an
+  `error`/`errors` member, or an MCP `isError=True` / `"isError": true` inside it.
+- TC807 (an empty or whitespace-only error result) needs an explicit error flag, so it
+  applies to Anthropic `is_error` results only.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator
+
+from toolcontract.lint.engine import REGISTRY, Bad, Good, rule
+from toolcontract.model import Severity
+
+ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES = "anthropic", "openai-chat", "openai-responses"
+FORMATS = (ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES)
+LABELS = {ANTHROPIC: "Anthropic Messages", OPENAI_CHAT: "OpenAI Chat", OPENAI_RESPONSES: "OpenAI Responses"}
+
+DEFAULT_MAX_ROUNDS = 20
+RETRY_LIMIT = 3  # retries after an error before TC810
+NEAR_SAME_RATIO = 0.9
+_RATIO_MAX_CHARS = 20_000  # longer arguments compare by equality only (difflib is quadratic)
+
+SCOPE = "conversation"
+
+
+# ----------------------------------------------------------------------- model
+
+
+@dataclass(frozen=True, eq=False)
+class Call:
+    """One client tool call: a `tool_use` block, a `tool_calls[]` entry or a `function_call` item."""
+
+    id: str | None
+    name: Any  # a string, unless the transcript is broken
+    arguments: Any  # Anthropic: the `input` object; OpenAI: the raw JSON string
+    message: int  # index of its message (Responses: of its item)
+    block: int | None  # index in the message's content / tool_calls (None: the item itself)
+    pointer: str  # JSON pointer of the block in the file
+
+
+@dataclass(frozen=True, eq=False)
+class Result:
+    """One tool result: a `tool_result` block, a `role: tool` message or a `function_call_output` item."""
+
+    call_id: str | None
+    content: Any
+    is_error: bool | None  # None: the format has no error flag (OpenAI)
+    message: int
+    block: int | None
+    pointer: str
+
+
+@dataclass(frozen=True, eq=False)
+class Message:
+    index: int
+    role: str | None
+    pointer: str
+    kinds: tuple[str, ...] = ()  # each block's kind, in order: "call", "result", "text", "image", ...
+    calls: tuple[Call, ...] = ()
+    results: tuple[Result, ...] = ()
+
+
+def _no_position(pointer: str) -> tuple[int, int]:
+    return (1, 1)
+
+
+@dataclass(eq=False)
+class Conversation:
+    id: str  # conv1, conv2, ... in file order
+    path: str
+    format: str  # one of FORMATS
+    pointer: str  # of the message (or item) list in the file
+    messages: list[Message]
+    offered: tuple[dict, ...] | None = None  # the request's tools as native-named descriptor dicts
+    offered_names: frozenset[str] | None = None  # None: the transcript offers no tool list
+    continues: bool = False  # a Responses request that continues `previous_response_id`
+    locate: Callable[[str], tuple[int, int]] = field(default=_no_position, repr=False)
+    # where a case's call is (line, column or None); JSONL gives the line alone: a column costs a scan
+    # of the whole line, which findings pay for, every call would not
+    locate_call: Callable[[str], tuple[int, int | None]] | None = field(default=None, repr=False)
+
+    @property
+    def calls(self) -> Iterator[Call]:
+        for message in self.messages:
+            yield from message.calls
+
+    @property
+    def results(self) -> Iterator[Result]:
+        for message in self.messages:
+            yield from message.results
+
+
+@dataclass(frozen=True)
+class Options:
+    max_rounds: int = DEFAULT_MAX_ROUNDS
+    retry_limit: int = RETRY_LIMIT
+    near_same: float = NEAR_SAME_RATIO
+
+
+# ------------------------------------------------------------------- analysis
+
+
+@dataclass
+class Analysis:
+    """What every rule needs, computed once: pairing and rounds."""
+
+    answers: dict[Call, Result]  # call -> the result that answers it
+    unanswered: list[Call]
+    orphans: list[tuple[Result, str]]  # result, why it answers no call
+    duplicates: list[tuple[Call, Call]]  # call, the earlier call with its id
+    rounds: list[Turn]  # the turns that call tools, in order
+
+    def answer(self, call: Call) -> Result | None:
+        return self.answers.get(call)
+
+
+def analyse(conversation: Conversation) -> Analysis:
+    answers: dict[Call, Result] = {}
+    open_calls: dict[str, list[Call]] = {}
+    first_with_id: dict[str, Call] = {}
+    answered_by: dict[str, Result] = {}
+    orphans: list[tuple[Result, str]] = []
+    duplicates: list[tuple[Call, Call]] = []
+    for message in conversation.messages:
+        # results before calls within one message: a message answering and calling at once is
+        # not a valid shape, and a result may never answer a call placed after it
+        for result in message.results:
+            key = result.call_id
+            if key is None:
+                orphans.append((result, "it names no call id"))
+                continue
+            pending = open_calls.get(key)
+            if pending:
+                call = pending.pop(0)
+                answers[call] = result
+                answered_by[key] = result
+            elif key in answered_by:
+                earlier = answered_by[key]
+                orphans.append((result, f"call {key!r} was already answered at message {earlier.message}"))
+            else:
+                orphans.append((result, f"no earlier call has id {key!r}"))
+        for call in message.calls:
+            if call.id is None:
+                continue
+            if call.id in first_with_id:
+                duplicates.append((call, first_with_id[call.id]))
+            else:
+                first_with_id[call.id] = call
+            open_calls.setdefault(call.id, []).append(call)
+    unanswered = [c for c in conversation.calls if c not in answers]
+    return Analysis(answers, unanswered, orphans, duplicates, turns(conversation))
+
+
+@dataclass(frozen=True, eq=False)
+class Turn:
+    """One model turn that calls tools: its first and last message, and its calls."""
+
+    first: int
+    last: int
+    calls: tuple[Call, ...]
+
+    @property
+    def where(self) -> str:
+        return f"message {self.first}" if self.first == self.last else f"messages {self.first}-{self.last}"
+
+
+def turns(conversation: Conversation) -> list[Turn]:
+    """The turns that call tools. Anthropic combines consecutive messages of one role into one turn
+    (so do we: two assistant messages in a row are one turn); OpenAI Chat: each assistant message
+    with calls; Responses: a run of function_call items with no output or user message in between."""
+    found: list[Turn] = []
+    if conversation.format == OPENAI_RESPONSES:
+        run: list[Message] = []
+        for message in conversation.messages + [Message(-1, "user", "")]:
+            if message.calls:
+                run.append(message)
+            elif message.results or message.role not in (None, "assistant"):
+                if run:
+                    found.append(Turn(run[0].index, run[-1].index, tuple(c for m in run for c in m.calls)))
+                run = []
+        return found
+    if conversation.format == ANTHROPIC:
+        run = []
+        for message in conversation.messages + [Message(-1, "user", "")]:
+            if message.role == "assistant":
+                run.append(message)
+                continue
+            calls = tuple(c for m in run for c in m.calls)
+            if calls:
+                found.append(Turn(run[0].index, run[-1].index, calls))
+            run = []
+        return found
+    return [Turn(m.index, m.index, m.calls) for m in conversation.messages if m.calls]
+
+
+# -------------------------------------------------------------- result reading
+
+
+def result_text(content: Any) -> str:
+    """The text of a result's content: a string, or the text of its blocks/parts."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for item in content:
+            if isinstance(item, dict):
+                text = item.get("text")
+                if isinstance(text, str):
+                    parts.append(text)
+                elif item.get("type") not in (None, "text"):
+                    parts.append(f"[{item.get('type')}]")  # an image or document is content too
+            elif isinstance(item, str):
+                parts.append(item)
+        return "\n".join(parts)
+    if isinstance(content, dict) and isinstance(content.get("text"), str):
+        return content["text"]
+    return json.dumps(content, ensure_ascii=False, default=str)
+
+
+_ERROR_START = re.compile(r"\s*(error|exception|traceback|failed|failure)\b", re.IGNORECASE)
+_MCP_ERROR = re.compile(r"isError\s*=\s*True|\"is_?error\"\s*:\s*true", re.IGNORECASE)
+
+
+def failed(result: Result | None) -> bool:
+    """Whether a result reports a failure (module docstring: the flag, else the text)."""
+    if result is None:
+        return False
+    if result.is_error is not None:
+        return result.is_error
+    content = result.content
+    if isinstance(content, dict):
+        return bool(content.get("error") or content.get("errors"))
+    text = result_text(content)
+    if _ERROR_START.match(text) or _MCP_ERROR.search(text):
+        return True
+    stripped = text.strip()
+    if stripped.startswith("{") and ('"error"' in stripped or '"errors"' in stripped):
+        try:
+            data = json.loads(stripped)
+        except (ValueError, RecursionError):
+            return False
+        return isinstance(data, dict) and bool(data.get("error") or data.get("errors"))
+    return False
+
+
+def _normalise(value: Any, depth: int = 0) -> Any:
+    if depth > 32:
+        return None
+    if isinstance(value, str):
+        return " ".join(value.split()).casefold()
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {str(k): _normalise(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normalise(v, depth + 1) for v in value]
+    return value
+
+
+def canonical_arguments(arguments: Any) -> str:
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except (ValueError, RecursionError):
+            pass
+    return json.dumps(_normalise(arguments), sort_keys=True, ensure_ascii=False, default=str)
+
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def near_same(a: str, b: str, ratio: float = NEAR_SAME_RATIO) -> bool:
+    """Canonical argument texts that are equal, or whose token sequences are at least `ratio` similar."""
+    if a == b:
+        return True
+    if max(len(a), len(b)) > _RATIO_MAX_CHARS:
+        return False
+    matcher = difflib.SequenceMatcher(None, _TOKEN.findall(a), _TOKEN.findall(b))
+    return matcher.real_quick_ratio() >= ratio and matcher.quick_ratio() >= ratio and matcher.ratio() >= ratio
+
+
+# --------------------------------------------------------------------- findings
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationHit:
+    """What a conversation rule found, at a block (or message) of the conversation."""
+
+    pointer: str
+    message: str
+    message_index: int
+    block: int | None = None
+    call_id: str | None = None
+    tool: str | None = None
+    severity: Severity | None = None
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class ConversationFinding:
+    """A conversation rule's finding, located in the file. Sorted by path, line, column, rule."""
+
+    path: str
+    line: int
+    column: int
+    rule: str
+    name: str
+    severity: Severity
+    message: str
+    pointer: str = ""
+    conversation: str = ""
+    message_index: int = 0
+    block: int | None = None
+    call_id: str | None = None
+    tool: str | None = None
+
+    def as_dict(self) -> dict:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "rule": self.rule,
+            "name": self.name,
+            "severity": self.severity.label,
+            "message": self.message,
+            "pointer": self.pointer,
+            "conversation": self.conversation,
+            "message_index": self.message_index,
+            "block": self.block,
+            "call_id": self.call_id,
+            "tool": self.tool,
+        }
+
+
+def _call_hit(call: Call, message: str) -> ConversationHit:
+    return ConversationHit(call.pointer, message, call.message, call.block, call.id,
+                           call.name if isinstance(call.name, str) else None)
+
+
+def _result_hit(result: Result, message: str) -> ConversationHit:
+    return ConversationHit(result.pointer, message, result.message, result.block, result.call_id)
+
+
+def _name(call: Call) -> str:
+    return repr(call.name) if isinstance(call.name, str) else "(no name)"
+
+
+def _result_word(conversation: Conversation) -> str:
+    return {ANTHROPIC: "tool_result block", OPENAI_CHAT: "`role: tool` message",
+            OPENAI_RESPONSES: "function_call_output item"}.get(conversation.format, "result")
+
+
+def _answered(turn: Turn, analysis: Analysis) -> list[Result]:
+    """The results answering a turn's calls, in file order."""
+    results = [analysis.answers[c] for c in turn.calls if c in analysis.answers]
+    results.sort(key=lambda r: (r.message, r.block or 0))
+    return results
+
+
+# ------------------------------------------------------------ examples (docs)
+
+def _lines(*messages: str) -> str:
+    return "[\n" + ",\n".join(messages) + "\n]\n"
+
+
+_USER = '{"role": "user", "content": "Weather in Paris and Lyon?"}'
+
+
+def _use(ident: str, city: str = "Paris") -> str:
+    return f'{{"type": "tool_use", "id": "{ident}", "name": "get_weather", "input": {{"city": "{city}"}}}}'
+
+
+def _res(ident: str, text: str = "11 C, rain", error: bool = False) -> str:
+    flag = ', "is_error": true' if error else ""
+    return f'{{"type": "tool_result", "tool_use_id": "{ident}", "content": "{text}"{flag}}}'
+
+
+def _assistant(*blocks: str) -> str:
+    return '{"role": "assistant", "content": [' + ", ".join(blocks) + "]}"
+
+
+def _user(*blocks: str) -> str:
+    return '{"role": "user", "content": [' + ", ".join(blocks) + "]}"
+
+
+def _rounds_example(count: int) -> str:
+    messages = [_USER]
+    for n in range(1, count + 1):
+        messages.append(_assistant(_use(f"toolu_{n:02d}")))
+        messages.append(_user(_res(f"toolu_{n:02d}")))
+    return _lines(*messages)
+
+
+def _retry_example(errors: int) -> str:
+    messages = [_USER]
+    for n in range(1, errors + 2):
+        messages.append(_assistant(_use(f"toolu_{n:02d}", "Pariss")))
+        last = n == errors + 1
+        messages.append(_user(_res(f"toolu_{n:02d}", "11 C" if last else "unknown city", error=not last)))
+    return _lines(*messages)
+
+
+# ----------------------------------------------------------------------- rules
+
+
+@rule(
+    id="TC801",
+    name="call-unanswered",
+    severity=Severity.ERROR,
+    scope=SCOPE,
+    summary="A tool call is never answered by a result with its id.",
+    rationale=(
+        "Every tool_use (Anthropic) or tool_calls entry / function_call (OpenAI) must be answered by a result "
+        "carrying its id; a request that leaves one open is refused with a 400 ('tool_use ids were found without "
+        "tool_result blocks immediately after', 'No tool output found for function call'). Parallel calls are "
+        "where it happens most: several calls, one result. A call without an id can never be answered."
+    ),
+    examples=(
+        Bad(_lines(_USER, _assistant(_use("toolu_01"), _use("toolu_02", "Lyon")), _user(_res("toolu_01"))), line=3,
+            note="two parallel calls, one result"),
+        Good(_lines(_USER, _assistant(_use("toolu_01"), _use("toolu_02", "Lyon")),
+                    _user(_res("toolu_01"), _res("toolu_02", "9 C")))),
+    ),
+)
+def call_unanswered(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+    for call in analysis.unanswered:
+        if call.id is None:
+            yield _call_hit(call, f"the call of {_name(call)} has no id, so no result can answer it")
+        elif not any(m.index > call.message for m in conversation.messages):
+            yield _call_hit(call, f"call {call.id!r} ({_name(call)}) is never answered: the conversation ends "
+                                  f"after it, with no {_result_word(conversation)} for it")
+        else:
+            yield _call_hit(call, f"call {call.id!r} ({_name(call)}) is never answered: no "
+                                  f"{_result_word(conversation)} with its id follows")
+
+
+@rule(
+    id="TC802",
+    name="result-orphan",
+    severity=Severity.ERROR,
+    scope=SCOPE,
+    summary="A tool result answers no open call: no earlier call has its id, or the call was already answered.",
+    rationale=(
+        "A result must answer a call made before it. One that names an unknown id, answers a call only made "
+        "later, or answers a call a second time is refused ('No tool call found for function call output', "
+        "'unexpected tool_use_id found in tool_result blocks'). It usually means history was trimmed through "
+        "the middle of a call/result pair, or results were mixed up between conversations."
+    ),
+    examples=(
+        Bad(_lines(_USER, _assistant(_use("toolu_01")), _user(_res("toolu_01"), _res("toolu_99"))), line=4),
+        Good(_lines(_USER, _assistant(_use("toolu_01")), _user(_res("toolu_01")))),
+    ),
+)
+def result_orphan(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+    if conversation.continues:
+        return  # the calls are in the previous response, which the transcript does not hold
+    for result, why in analysis.orphans:
+        yield _result_hit(result, f"the {_result_word(conversation)} answers no open call: {why}")
+
+
+@rule(
+    id="TC803",
+    name="call-id-duplicate",
+    severity=Severity.ERROR,
+    scope=SCOPE,
+    summary="Two tool calls in one conversation share an id.",
+    rationale=(
+        "Ids are what pair a result with its call; two calls with one id make every later pairing a guess, "
+        "and providers refuse duplicate ids. A harness that synthesises ids (counters reset per turn, ids "
+        "copied between conversations) is the usual cause."
+    ),
+    examples=(
+        Bad(_lines(_USER, _assistant(_use("toolu_01")), _user(_res("toolu_01")),
+                   _assistant(_use("toolu_01", "Lyon")), _user(_res("toolu_01", "9 C"))), line=5),
+        Good(_lines(_USER, _assistant(_use("toolu_01")), _user(_res("toolu_01")),
+                    _assistant(_use("toolu_02", "Lyon")), _user(_res("toolu_02", "9 C")))),
+    ),
+)
+def call_id_duplicate(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+    for call, first in analysis.duplicates:
+        yield _call_hit(call, f"call id {call.id!r} is already used by the call of {_name(first)} at message "
+                              f"{first.message}")
+
+
+@rule(
+    id="TC804",
+    name="results-split",
+    severity=Severity.ERROR,
+    scope=SCOPE,
+    summary="The results of one assistant turn are split across several messages (Anthropic).",
+    rationale=(
+        "Anthropic requires the results of all parallel tool_use blocks of a turn in one user message, each "
+        "with its id. Sending one result per message is the most common cause of the next request's 400 "
+        "(seed runbook R2): put every tool_result of the turn into the single message that follows it."
+    ),
+    examples=(
+        Bad(_lines(_USER, _assistant(_use("toolu_01"), _use("toolu_02", "Lyon")), _user(_res("toolu_01")),
+                   _user(_res("toolu_02", "9 C"))), line=5),
+        Good(_lines(_USER, _assistant(_use("toolu_01"), _use("toolu_02", "Lyon")),
+                    _user(_res("toolu_01"), _res("toolu_02", "9 C")))),
+    ),
+)
+def results_split(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+    if conversation.format != ANTHROPIC:
+        return
+    for turn in analysis.rounds:
+        results = _answered(turn, analysis)
+        holders = list(dict.fromkeys(r.message for r in results))
+        if len(holders) > 1:
+            second = next(r for r in results if r.message == holders[1])
+            yield _result_hit(second, f"the results of the {len(turn.calls)} calls at {turn.where} are split "
+                                      f"across messages {', '.join(map(str, holders))}; they belong in one message")
+
+
+@rule(
+    id="TC805",
+    name="results-not-next",
+    severity=Severity.ERROR,
+    scope=SCOPE,
+    summary="Tool results do not directly follow the turn that made the calls.",
+    rationale=(
+        "Anthropic: the tool_result blocks answering an assistant turn must be in the very next message, with "
+        "nothing in between. OpenAI Chat: the `role: tool` messages answering a turn must follow it directly, "
+        "before any other message. A user message, a system note or another assistant turn slipped in between "
+        "makes the next request fail even though every id is answered."
+    ),
+    examples=(
+        Bad(_lines(_USER, _assistant(_use("toolu_01")), '{"role": "user", "content": "Also, hurry."}',
+                   _user(_res("toolu_01"))), line=5),
+        Good(_lines(_USER, _assistant(_use("toolu_01")), _user(_res("toolu_01")),
+                    '{"role": "user", "content": "Also, hurry."}')),
+    ),
+)
+def results_not_next(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+    if conversation.format == ANTHROPIC:
+        for turn in analysis.rounds:
+            results = _answered(turn, analysis)
+            if results and results[0].message != turn.last + 1:
+                first = results[0]
+                yield _result_hit(first, f"the results of the calls at {turn.where} start at message "
+                                         f"{first.message}, not in the message right after the call "
+                                         f"({turn.last + 1})")
+    elif conversation.format == OPENAI_CHAT:
+        by_index = {m.index: m for m in conversation.messages}
+        for turn in analysis.rounds:
+            results = _answered(turn, analysis)
+            window: set[int] = set()
+            index = turn.last + 1
+            while index in by_index and by_index[index].role == "tool":
+                window.add(index)
+                index += 1
+            late = [r for r in results if r.message not in window]
+            if late:
+                yield _result_hit(late[0], f"the tool message for call {late[0].call_id!r} (message {late[0].message}) "
+                                           f"does not directly follow the assistant message {turn.first} that made "
+                                           "the call")
+
+
+@rule(
+    id="TC806",
+    name="results-not-first",
+    severity=Severity.ERROR,
+    scope=SCOPE,
+    summary="In a message, a tool_result block comes after other content (Anthropic).",
+    rationale=(
+        "Anthropic requires tool_result blocks first in their user message; text may follow them, never "
+        "precede them. Text before the results is read as a new user turn and the results as missing."
+    ),
+    examples=(
+        Bad(_lines(_USER, _assistant(_use("toolu_01")),
+                   '{"role": "user", "content": [{"type": "text", "text": "Here you go:"},\n  ' + _res("toolu_01") + "]}"),
+            line=5),
+        Good(_lines(_USER, _assistant(_use("toolu_01")),
+                    '{"role": "user", "content": [' + _res("toolu_01") + ', {"type": "text", "text": "Thanks."}]}')),
+    ),
+)
+def results_not_first(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+    if conversation.format != ANTHROPIC:
+        return
+    for message in conversation.messages:
+        if not message.results:
+            continue
+        seen_other = None
+        for position, kind in enumerate(message.kinds):
+            if kind != "result":
+                seen_other = seen_other or (position, kind)
+                continue
+            if seen_other is not None:
+                result = next((r for r in message.results if r.block == position), message.results[0])
+                yield _result_hit(result, f"tool_result block {position} of message {message.index} comes after a "
+                                          f"{seen_other[1]} block (block {seen_other[0]}); tool_result blocks "
+                                          "must come first")
+                break
+
+
+def _empty(content: Any) -> bool:
+    if content is None:
+        return True
+    if isinstance(content, str):
+        return not content.strip()
+    if isinstance(content, list):
+        return all(isinstance(item, dict) and item.get("type") in (None, "text") and
+                   not str(item.get("text") or "").strip() for item in content)
+    return False
+
+
+@rule(
+    id="TC807",
+    name="error-result-empty",
+    severity=Severity.WARNING,
+    scope=SCOPE,
+    summary="An error result is empty or whitespace only.",
+    rationale=(
+        "A failed call must tell the model what went wrong and what to do ({\"error\": ..., \"hint\": ...}). "
+        "An empty error result is an error swallowed into an empty string: the model guesses what happened, "
+        "and a guess about a failure becomes a hallucinated success or a blind retry (seed anti-pattern)."
+    ),
+    examples=(
+        Bad(_lines(_USER, _assistant(_use("toolu_01")), _user(_res("toolu_01", "  ", error=True))), line=4),
+        Good(_lines(_USER, _assistant(_use("toolu_01")),
+                    _user(_res("toolu_01", "unknown city 'Pariss'; ask the user", error=True)))),
+    ),
+)
+def error_result_empty(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+    for result in conversation.results:
+        if result.is_error and _empty(result.content):
+            yield _result_hit(result, f"the error result for call {result.call_id!r} is empty: say what failed and "
+                                      "what the model should do instead")
+
+
+@rule(
+    id="TC808",
+    name="tool-not-offered",
+    severity=Severity.ERROR,
+    scope=SCOPE,
+    summary="A call names a tool the request does not offer.",
+    rationale=(
+        "The model may only call what the request's `tools` list offers. A call to anything else is a "
+        "hallucinated tool or a drifted tool list (seed runbook R1: two definitions out of sync); the registry "
+        "gate refuses it, and the transcript shows the model was never told about it. Checked only when the "
+        "transcript carries the request's tool list."
+    ),
+    examples=(
+        Bad('{"tools": [{"name": "get_weather", "description": "Current weather.",\n'
+            '            "input_schema": {"type": "object"}}],\n'
+            ' "messages": [\n  ' + _USER + ',\n'
+            '  {"role": "assistant", "content": [\n'
+            '    {"type": "tool_use", "id": "toolu_01", "name": "delete_all_orders", "input": {}}]}]}\n', line=6),
+        Good('{"tools": [{"name": "get_weather", "description": "Current weather.",\n'
+             '            "input_schema": {"type": "object"}}],\n'
+             ' "messages": [\n  ' + _USER + ',\n  ' + _assistant(_use("toolu_01")) + ',\n  '
+             + _user(_res("toolu_01")) + "]}\n"),
+    ),
+)
+def tool_not_offered(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+    offered = conversation.offered_names
+    if offered is None:
+        return
+    for call in conversation.calls:
+        if not isinstance(call.name, str) or call.name not in offered:
+            count = len(offered)
+            yield _call_hit(call, f"{_name(call)} is not among the {count} tool{'s' * (count != 1)} this request "
+                                  "offers")
+
+
+@rule(
+    id="TC809",
+    name="rounds-exceeded",
+    severity=Severity.WARNING,
+    scope=SCOPE,
+    summary="The conversation takes more tool rounds than the limit (--max-rounds, default 20).",
+    rationale=(
+        "A call -> result loop needs a bound; at the limit a harness degrades or escalates to a person instead "
+        "of spinning (seed runbook R3). A transcript past the limit shows a loop that the harness did not stop. "
+        "A round is one model turn that calls tools, however many calls it makes."
+    ),
+    examples=(
+        Bad(_rounds_example(DEFAULT_MAX_ROUNDS + 1), line=2 * DEFAULT_MAX_ROUNDS + 3,
+            note=f"{DEFAULT_MAX_ROUNDS + 1} rounds"),
+        Good(_rounds_example(DEFAULT_MAX_ROUNDS)),
+    ),
+)
+def rounds_exceeded(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+    rounds = analysis.rounds
+    if len(rounds) > options.max_rounds:
+        first = rounds[options.max_rounds].calls[0]
+        yield _call_hit(first, f"{len(rounds)} tool rounds, more than the limit of {options.max_rounds}: round "
+                               f"{options.max_rounds + 1} starts here")
+
+
+@rule(
+    id="TC810",
+    name="retry-loop",
+    severity=Severity.WARNING,
+    scope=SCOPE,
+    summary="After an error, the same tool is called again with the same or near-same arguments, 3 times or more.",
+    rationale=(
+        "Repeating a failed call unchanged does not converge: the error comes back and the loop budget runs out "
+        "(seed runbook R3). The error result should carry an actionable hint, and the harness should stop after "
+        "a few failures and explain or escalate. Arguments compare after normalising case, whitespace and key "
+        "order; near-same means at least 90% similar."
+    ),
+    examples=(
+        Bad(_retry_example(RETRY_LIMIT), line=2 * RETRY_LIMIT + 3, note="one failing call and three near-same retries"),
+        Good(_retry_example(RETRY_LIMIT - 1)),
+    ),
+)
+def retry_loop(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+    streaks: dict[Any, list[Call]] = {}
+    canon: dict[Call, str] = {}
+
+    def text(call: Call) -> str:
+        if call not in canon:
+            canon[call] = canonical_arguments(call.arguments)
+        return canon[call]
+
+    for call in conversation.calls:
+        key = call.name if isinstance(call.name, str) else None
+        streak = streaks.get(key)
+        if streak:
+            last = streak[-1]
+            if failed(analysis.answer(last)) and near_same(text(last), text(call), options.near_same):
+                streak.append(call)
+                if len(streak) == options.retry_limit + 1:
+                    where = ", ".join(str(c.message) for c in streak)
+                    yield _call_hit(call, f"{_name(call)} is called again with the same or near-same arguments "
+                                          f"after an error, {options.retry_limit} times (messages {where}): a loop "
+                                          "that does not converge")
+                continue
+        streaks[key] = [call]
+
+
+# --------------------------------------------------------------------- running
+
+
+def conversation_rules() -> list:
+    """The conversation-scope rules, in id order."""
+    return [r for _, r in sorted(REGISTRY.items()) if r.scope == SCOPE]
+
+
+def check(conversation: Conversation, options: Options = Options(), select: Iterable[str] | None = None,
+          analysis: Analysis | None = None) -> list[ConversationFinding]:
+    """Every finding of the conversation rules (or of those whose id starts with one in `select`)."""
+    analysis = analysis or analyse(conversation)
+    chosen = tuple(s.upper() for s in select) if select is not None else None
+    names = {c.id: c.name for c in conversation.calls if c.id is not None and isinstance(c.name, str)}
+    findings = []
+    for r in conversation_rules():
+        if chosen is not None and not r.id.startswith(chosen):
+            continue
+        for hit in r.check(conversation, analysis, options):
+            line, column = conversation.locate(hit.pointer)
+            findings.append(ConversationFinding(
+                conversation.path, line, column, r.id, r.name, hit.severity or r.severity, hit.message, hit.pointer,
+                conversation.id, hit.message_index, hit.block, hit.call_id, hit.tool or names.get(hit.call_id)))
+    findings.sort()
+    return findings
+
+
+@dataclass
+class ConversationReport:
+    """A conversation's summary for the reporters: counts, outcomes of its calls, findings."""
+
+    id: str
+    path: str
+    format: str
+    pointer: str
+    line: int
+    column: int
+    messages: int
+    rounds: int
+    calls: int
+    results: int
+    unanswered: int
+    tools_offered: int | None
+    by_outcome: dict[str, int]
+    findings: list[ConversationFinding]
+
+    @property
+    def by_severity(self) -> dict[str, int]:
+        counts = {s.label: 0 for s in sorted(Severity, reverse=True)}
+        for finding in self.findings:
+            counts[finding.severity.label] += 1
+        return counts
+
+    def worst(self) -> Severity | None:
+        return max((f.severity for f in self.findings), default=None)
+
+    def as_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "format": self.format,
+            "source": {"path": self.path, "line": self.line, "column": self.column, "pointer": self.pointer},
+            "messages": self.messages,
+            "rounds": self.rounds,
+            "calls": self.calls,
+            "results": self.results,
+            "unanswered": self.unanswered,
+            "tools_offered": self.tools_offered,
+            "by_outcome": dict(sorted(self.by_outcome.items())),
+            "by_severity": self.by_severity,
+            "findings": [f.as_dict() for f in self.findings],
+        }
+
+
+def report(conversation: Conversation, analysis: Analysis, findings: list[ConversationFinding],
+           outcomes: Iterable[str] = ()) -> ConversationReport:
+    by_outcome: dict[str, int] = {}
+    for outcome in outcomes:
+        by_outcome[outcome] = by_outcome.get(outcome, 0) + 1
+    line, column = conversation.locate(conversation.pointer)
+    return ConversationReport(
+        id=conversation.id, path=conversation.path, format=conversation.format, pointer=conversation.pointer,
+        line=line, column=column, messages=len(conversation.messages), rounds=len(analysis.rounds),
+        calls=sum(1 for _ in conversation.calls), results=sum(1 for _ in conversation.results),
+        unanswered=len(analysis.unanswered),
+        tools_offered=None if conversation.offered_names is None else len(conversation.offered_names),
+        by_outcome=by_outcome, findings=findings,
+    )

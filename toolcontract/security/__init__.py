@@ -1,0 +1,25 @@
+"""Offline signals for the security rules (TC6xx): what in a tool's text is hostile.
+
+- `surfaces`: every model-facing string of a descriptor, with its path and kind.
+- `unicode`: hidden characters, scripts and look-alike letters (Unicode confusables).
+- `signals`: the weighted, documented phrase signals of injection, shadowing and
+  exfiltration, and the scoring that turns them into findings.
+- `secrets`: API keys and tokens by their published formats.
+- `payloads`: attack payloads in values (shell, SQL, path traversal, script markup).
+- `regex_safety`: patterns prone to catastrophic backtracking.
+
+Everything here is pure and deterministic: no files, network or clock.
+"""
+
+
+def clear_caches() -> None:
+    """Forget memoised results (benchmarks measure a cold run; results never go stale)."""
+    from toolcontract.security import gates, payloads, regex_safety, scan, secrets, signals, surfaces, unicode
+
+    scan.clear()
+    surfaces._CACHE.clear()
+    gates._table()._chunks.clear()
+    for function in (gates.view, signals.injection_score, signals.shadowing_score, signals.exfiltration_score,
+                     payloads.find_payloads, secrets.find_secrets, unicode.hidden_spans, unicode.script_of,
+                     regex_safety.backtracking_risk):
+        function.cache_clear()

@@ -1,0 +1,74 @@
+"""Attack payloads in the values a model may pass on verbatim (defaults, examples, enum,
+const), and active markup or destructive commands anywhere in a tool's text.
+
+| payload | where | matches |
+|---|---|---|
+| shell command chain | values | `;`, `&&`, `\\|\\|` or `\\|` followed by `rm -rf`, `cat /...`, `curl`, `wget`, `nc`, `bash -c`, `whoami`, ... |
+| command substitution | values | `$(...)` or back-quotes around a shell command |
+| SQL injection | values | `' OR '1'='1`, `UNION SELECT`, `; DROP TABLE`, a quote closed by `--` |
+| path traversal | values | `../../`, or `../` towards /etc, /root, /proc, windows |
+| script markup | everywhere | a `<script>` element with content, `javascript:` URLs, `onerror=` / `onload=` handlers |
+| destructive command | everywhere | `rm -rf /` (or `~`, `*`), fork bombs, `mkfs /dev/...`, `dd of=/dev/sd...` |
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+_I = re.IGNORECASE
+_SHELL_WORDS = (r"(?:rm\s+-[a-z]*[rf]|cat\s+[/~.]|curl\s|wget\s|nc\s|ncat\s|bash\b|sh\s+-c|zsh\b|chmod\s|chown\s|"
+                r"python[23]?\s+-c|perl\s+-e|ruby\s+-e|whoami\b|id\b|uname\b|mkfifo\b|/bin/\w+|powershell\b|cmd(?:\.exe)?\s+/c|"
+                r"echo\s|env\b|printenv\b|ls\s|nslookup\s|ping\s+-)")
+
+VALUE_PAYLOADS: tuple[tuple[str, str, re.Pattern], ...] = tuple((gate, what, re.compile(p, _I)) for gate, what, p in (
+    ("payload:shell-chain", "a shell command chained onto the value", r"(?:;|&&|\|\|?)\s*" + _SHELL_WORDS),
+    ("payload:substitution", "a shell command substitution", r"\$\(\s*" + _SHELL_WORDS + r"[^)]{0,200}\)|`\s*" + _SHELL_WORDS + r"[^`]{0,200}`"),
+    ("payload:sql", "an SQL injection", r"'\s*(?:or|and)\s+'?\w*'?\s*=\s*'?\w*|\bunion\s+(?:all\s+)?select\b|;\s*(?:drop|truncate|delete)"
+                         r"\s+(?:table|database|from)\b|'\s*;?\s*--(?:\s|$)"),
+    ("payload:traversal", "a path traversal", r"(?:\.\.[/\\]){2,}|\.\.[/\\](?:etc|root|proc|windows|system32|home)\b"),
+))
+TEXT_PAYLOADS: tuple[tuple[str, str, re.Pattern], ...] = tuple((gate, what, re.compile(p, _I)) for gate, what, p in (
+    ("payload:script", "script markup", r"<\s*script\b[^>]*>\s*\S[\s\S]{0,2000}?<\s*/\s*script\s*>|<\s*script\b[^>]*\bsrc\s*=|"
+                      r"\bjavascript\s*:\s*\w|<[^>]*\bon(?:error|load|click|mouseover|focus|blur|submit)\s*=|"
+                      r"^[^<>]{0,40}\bon(?:error|load|mouseover)\s*=\s*\w+\("),
+    ("payload:destructive", "a destructive command", r"\brm\s+-(?:rf|fr|r\s+-f|f\s+-r)\s+(?:/|~|\*|\$HOME)(?=[\s'\")`;]|$)|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}"
+                              r"\s*;\s*:|\bmkfs(?:\.\w+)?\s+/dev/|\bdd\s+if=\S+\s+of=/dev/(?:sd|nvme|hd|disk)"),
+))
+
+
+# gates (see toolcontract.security.gates), by payload
+GATES = {
+    "payload:shell-chain": (";", "&", "|"),
+    "payload:substitution": ("$(", "`"),
+    "payload:sql": ("'", "union", ";"),  # a quote is common: the SQL pattern is cheap
+    "payload:traversal": ("..",),
+    "payload:script": ("script", "javascript", "onerror", "onload", "onclick", "onmouseover", "onfocus", "onblur",
+                       "onsubmit"),
+    "payload:destructive": ("rm", ":(", "mkfs", "dd"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Payload:
+    start: int
+    end: int
+    what: str
+
+
+@functools.lru_cache(maxsize=16384)
+def find_payloads(text: str, value: bool) -> tuple[Payload, ...]:
+    """Payloads of a string; `value` says whether it is a value the model may send."""
+    from toolcontract.security.gates import view as gated_view
+
+    view = gated_view(text)
+    opened = view.opened
+    found = []
+    for gate, what, pattern in (VALUE_PAYLOADS + TEXT_PAYLOADS if value else TEXT_PAYLOADS):
+        if gate not in opened:
+            continue
+        m = pattern.search(view.text)
+        if m:
+            found.append(Payload(*view.original(m.start(), m.end()), what))
+    return tuple(found)

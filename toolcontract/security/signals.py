@@ -1,0 +1,490 @@
+"""Weighted phrase signals of tool poisoning, and the score that turns them into findings.
+
+A tool's text is innocent until several things point the same way, so no single
+phrase list decides: each rule has a table of signals, each signal a category and a
+weight, and a string is reported when the sum of its categories' highest weights
+reaches the rule's threshold (3). Matching runs on the text as a model reads it:
+hidden characters dropped, Unicode tag characters decoded, compatibility forms and
+look-alike letters folded to ASCII (`unicode.normalized`), case ignored.
+
+Instruction injection (TC603), threshold 3
+
+| signal | category | weight | what it matches |
+|---|---|---|---|
+| chat-template-token | impersonation | 3 | `<\\|im_start\\|>`, `<\\|system\\|>`, `[INST]`, `<<SYS>>` |
+| role-tag | impersonation | 3 | `<system>`, `</instructions>`, `<developer>`, `<admin>` |
+| pseudo-tag | impersonation | 3 | `<IMPORTANT>`, `<HIDDEN>`, `<SECRET>`, `<CRITICAL>`, `<OVERRIDE>` fencing instructions |
+| authority-header | impersonation | 3 | `SYSTEM OVERRIDE:`, `IMPORTANT SYSTEM INSTRUCTION:`, `\\|\\|\\|ADMIN_OVERRIDE\\|\\|\\|`, `[SYSTEM]`, a line or comment starting `SYSTEM:` |
+| html-comment | hidden-markup | 2 | `<!-- ... -->` with words in it (invisible once rendered) |
+| override-instructions | override | 3 | "ignore all previous instructions", "disregard the system prompt", "ignore safety rules" |
+| bypass-safety | override | 3 | "bypass security checks", "circumvent safety filters" |
+| hide-from-user | conceal | 3 | "do not tell the user", "never mention that to the user", "without informing the user" |
+| conceal-action | conceal | 2 | "do not mention that you ...", "don't reveal why" |
+| covert-action | conceal | 3 | "secretly send", "silently include", "keep this hidden from the user", "the user must not know" |
+| deceive-presentation | deceive | 2 | "present it as if", "format them to look like", "act like you" |
+| claimed-approval | pre-approval | 3 | "the user has already approved", "pre-authorized", "do not ask for confirmation" |
+| skip-confirmation | pre-approval | 2 | "without asking for permission" |
+| role-reassignment | role | 3 | "you are now", "from now on", "pretend to be", "your new instructions", "developer mode" |
+| new-behaviour | role | 2 | "you will now respond in ...", "you must speak only ..." |
+| dictate-reply | response | 2 | "instead reply to the user `...`", "always respond with '...'" |
+| execute-order | command | 2 | "execute the following command", "run any shell command" |
+| pressure | pressure | 1 | "you must first", "before responding", capitalised MUST / NEVER / ALWAYS / FORBIDDEN |
+
+So `IMPORTANT: use absolute paths` scores 0, and `<IMPORTANT>` alone, or "ignore
+previous instructions" alone, scores 3.
+
+Cross-tool instructions, shadowing (TC604), threshold 3. A tool is named by a
+quoted or back-quoted identifier, a snake_case or camelCase word, or a word (kebab-case
+too) followed by "tool"; the tool's own name and "this tool" never count.
+
+| signal | category | weight | what it matches |
+|---|---|---|---|
+| all-tools-order | all-tools | 3 | an order about "every other tool", "all tools", "any other tool" |
+| conditional-order | conditional | 2 | "before/when/after using `other_tool`" with must / always / never / ensure in the sentence |
+| argument-order | arguments | 3 | "add ... to the `bcc` field of the send_email tool" |
+| address-in-order | redirect | 2 | an e-mail address or URL in a sentence that gives an order about another tool |
+| failure-threat | threat | 2 | "otherwise `other_tool` will fail" |
+| forbid-other | forbid | 2 | "never call `other_tool`", "FORBIDDEN to call `other_tool`" |
+
+Secret harvesting and exfiltration (TC605), threshold 3
+
+| signal | category | weight | what it matches |
+|---|---|---|---|
+| credential-location | credential | 2 | `~/.ssh`, `id_rsa`, `~/.aws/credentials`, `.env`, `*.pem`, `/etc/shadow`, `~/.bashrc`, `.git-credentials` ... |
+| credential-access | credential | 3 | a credential location with read / include / provide / send / contents of in the same sentence, or in a property name |
+| cloud-metadata | credential | 3 | instance metadata endpoints (169.254.169.254, metadata.google.internal), where cloud credentials live |
+| history-argument | history | 3 | a value to fill with the user's previous messages, the conversation history or the system prompt |
+| sensitive-data | sensitive | 1 | API keys, credentials, passwords, tokens, private keys, clipboard, conversation history, personal data |
+| collect-sensitive | harvest | 2 | "extract / collect / index / harvest any API keys, passwords ..." |
+| exfiltration-word | harvest | 2 | "exfiltrate", "harvested", "steal", "attacker" |
+| external-sink | sink | 2 | data sent, uploaded, forwarded, streamed or shared to a URL, an address, a remote or external endpoint, a third party, the cloud |
+| network-pipe | sink | 3 | `nc host port`, `/dev/tcp/`, `curl -d @file` |
+
+Documentation addresses (example.com, .example, .test, localhost) are not destinations,
+and `.env.example` is not a credential file.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from toolcontract.security import gates
+from toolcontract.security.gates import View
+
+THRESHOLD = 3
+_I = re.IGNORECASE
+
+
+@dataclass(frozen=True)
+class Signal:
+    id: str
+    category: str
+    weight: int
+    meaning: str  # what it says about the text, for messages
+    pattern: re.Pattern
+    gated: bool = False  # runs only when the text passes its gate (see GATES)
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    signal: Signal
+    start: int  # in the original string
+    end: int
+    weight: int  # the signal's, or a raised one (credential-access)
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    total: int
+    matches: tuple[Match, ...]  # the strongest match of each counted category, in text order
+
+
+NOTHING = Score(0, ())
+
+
+# Gates (see toolcontract.security.gates): a signal's pattern runs only when the text has
+# one of these. A gate only has to be necessary for a match.
+GATES: dict[str, tuple[str, ...]] = {
+    "chat-template-token": ("<|", "[inst", "[/inst", "<<sys", "<</sys"),
+    "role-tag": ("<",),
+    "pseudo-tag": ("<",),
+    "authority-header": ("system", "admin", "administrator", "developer", "root", "security", "||", "["),
+    "html-comment": ("<!--",),
+    "override-instructions": ("ignore", "disregard", "forget", "override", "overrule", "supersede"),
+    "bypass-safety": ("bypass", "circumvent", "evade", "around"),
+    "hide-from-user": ("user & not|never|without|don|t",),
+    "conceal-action": ("not|never|don|t & mention|reveal|disclose|admit|acknowledge|explain",),
+    "covert-action": ("secretly", "covertly", "surreptitiously", "quietly", "silently", "behind", "keep & secret|hidden",
+                      "user & know|see|notice|told|find"),
+    "deceive-presentation": ("as & if|though", "look & like", "act & like|as", "pretend"),
+    "claimed-approval": ("approved", "authorized", "authorised", "consented", "preapproved", "preauthorized",
+                         "confirmation", "permission", "approval", "consent", "authorization", "authorisation"),
+    "skip-confirmation": ("without",),
+    "role-reassignment": ("you & now", "from & now", "pretend", "your & new", "mode"),
+    "new-behaviour": ("you & will|must|shall",),
+    "dictate-reply": ("instead|always|only & reply|respond|answer|say|tell|return",),
+    "execute-order": ("execute|run & command|commands|code|script|scripts",),
+    "pressure": ("must", "have", "need", "required", "before", "never", "always", "forbidden"),
+    "all-tools-order": ("other|all|any|every|each & tool|tools",),
+    "conditional-order": ("before|after|when|whenever|time|prior & always|must|never|forbidden|required|mandatory|"
+                          "sure|ensure",),
+    "argument-order": ("add|set|include|put|insert|append|pass|use|cc|bcc & field|parameter|argument|param|header|"
+                       "option",),
+    "failure-threat": ("otherwise & fail|work|break|error",),
+    "forbid-other": ("never|not|t|forbidden & use|call|invoke|run",),
+    "credential-location": ("~/.", ".ssh", "id_", ".aws", ".git-credentials", "/etc/", ".env", "*.", ".pem", ".p12",
+                            ".pfx", ".kdbx", "wallet.dat", "keychain", "credentials.json"),
+    "cloud-metadata": ("169.254.169.254", "metadata.google", "100.100.100.200", "fd00:ec2", "meta-data",
+                       "computemetadata"),
+    "history-argument": ("message", "messages", "conversation", "chat", "prompt", "prompts", "history"),
+    "collect-sensitive": ("extract", "extracts", "collect", "collects", "index", "indexes", "harvest", "harvests",
+                          "capture", "captures", "gather", "gathers", "scrape", "scrapes", "record", "records", "log",
+                          "logs"),
+    "exfiltration-word": ("exfiltrate", "exfiltrates", "exfiltrated", "exfiltrating", "exfiltration", "harvested",
+                          "steal", "steals", "stealing", "siphon", "siphons", "siphoned", "siphoning", "attacker"),
+    "external-sink": ("://", "@", "remote", "remotely", "external", "externally", "outside", "third", "offsite",
+                      "off-site", "attacker", "our", "cloud", ".com", ".net", ".org", ".io", ".xyz", ".ru", ".cn",
+                      ".info", ".biz", ".top", ".site", ".online", ".me", ".cc"),
+    "network-pipe": ("nc", "ncat", "netcat", "/dev/tcp", "curl", "wget"),
+}
+def _s(id: str, category: str, weight: int, meaning: str, pattern: str, flags: int = _I) -> Signal:
+    return Signal(id, category, weight, meaning, re.compile(pattern, flags), id in GATES)
+
+
+# ------------------------------------------------------------------ injection
+
+INJECTION: tuple[Signal, ...] = (
+    _s("chat-template-token", "impersonation", 3, "a chat-template token that fakes a message boundary",
+       r"<\|\s*(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\s*\|>|\[/?INST\]|<</?SYS>>"),
+    _s("role-tag", "impersonation", 3, "a tag that poses as a system or developer message",
+       r"</?\s*(?:system|sys|developer|assistant|instructions?|admin|root|prompt)(?:[ _-](?:message|prompt|instructions?|note))?\s*>"),
+    _s("pseudo-tag", "impersonation", 3, "a pseudo-tag fencing off instructions for the model",
+       r"</?\s*(?:important|hidden|secret|critical|mandatory|override|priority|urgent|confidential)(?:[ _-]\w+)?\s*>"),
+    _s("authority-header", "impersonation", 3, "a header that claims system or administrator authority",
+       r"\b(?:system|admin(?:istrator)?|developer|root|security)[ _-]*(?:override|instructions?|prompt|message|"
+       r"directive|command|notice|update)s?\s*(?::|\|{2,}|!)|\|{2,}\s*[A-Z_ ]*(?:OVERRIDE|SYSTEM|ADMIN)[A-Z_ ]*\|{2,}"
+       r"|\[\s*(?:system|admin|developer)(?:\s+(?:message|note|prompt))?\s*\]"
+       r"|(?:^|<!--|\[)\s*(?:system|developer)\s*:(?!\S)", re.I | re.M),
+    _s("html-comment", "hidden-markup", 2, "an HTML comment, invisible once the text is rendered",
+       r"<!--(?:(?!-->).){0,4000}?[A-Za-z]{3}(?:(?!-->).){0,4000}?-->", re.S),
+    _s("override-instructions", "override", 3, "tells the model to drop its instructions",
+       r"\b(?:ignore|disregard|forget|override|overrule|supersede)\s+(?:(?:all|any|the|your|of|every|these|those|my)\s+)*"
+       r"(?:(?:previous|prior|above|earlier|preceding|existing|original|initial|other|system|safety|security|"
+       r"developer|default|ethical)\s+)+(?:\w+\s+)?(?:instructions?|guidelines|rules|prompts?|directives|guardrails|"
+       r"constraints|restrictions|polic(?:y|ies)|messages?|context|programming)\b"
+       r"|\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:you|that|above|before|else)\b"),
+    _s("bypass-safety", "override", 3, "tells the model to get around safety or security controls",
+       r"\b(?:bypass|circumvent|evade|get\s+around)\s+(?:(?:all|any|the|your)\s+)?(?:safety|security|content|"
+       r"permission|approval)\s+(?:checks?|rules|filters?|guardrails|restrictions|measures|policies|controls)\b"),
+    _s("hide-from-user", "conceal", 3, "hides what happens from the user",
+       r"\b(?:do\s+not|don'?t|never|without)\s+(?:\w+\s+){0,2}?(?:tell|telling|inform|informing|notify|notifying|"
+       r"alert|alerting|mention|mentioning|reveal|revealing|disclose|disclosing|show|showing)\s+"
+       r"(?:(?:this|that|it|anything|them)\s+)?(?:to\s+)?(?:the\s+)?user\b"
+       r"|\bwithout\s+(?:the\s+)?user'?s?\s+(?:knowledge|noticing|awareness)\b"),
+    _s("conceal-action", "conceal", 2, "tells the model not to say what it does",
+       r"\b(?:do\s+not|don'?t|never)\s+(?:explicitly\s+)?(?:mention|reveal|disclose|admit|acknowledge|explain)\s+"
+       r"(?:that|why|this|what|how|you)\b"),
+    _s("covert-action", "conceal", 3, "asks for an action done in secret",
+       r"\b(?:secretly|covertly|surreptitiously|quietly|silently)\s+(?:\w+\s+){0,2}?(?:send|execute|run|read|access|"
+       r"include|add|forward|upload|copy|call|collect|exfiltrate|transmit)\b|\bbehind\s+the\s+user'?s\s+back\b"
+       r"|\bkeep\s+(?:this|it|these|them)\s+(?:a\s+)?(?:secret|hidden)\s+from\s+(?:the\s+)?user\b"
+       r"|\b(?:the\s+)?user\s+(?:must|should|will|need)\s+(?:not|never)\s+(?:know|see|notice|find\s+out|be\s+told)\b"),
+    _s("deceive-presentation", "deceive", 2, "asks the model to disguise what it returns",
+       r"\b(?:present|format|disguise|frame|make)\s+(?:it|them|this|these|the\s+\w+(?:\s+\w+)?)\s+(?:as\s+if|"
+       r"as\s+though|to\s+look\s+like)\b|\bact\s+(?:like|as\s+if)\s+(?:if\s+)?you\b|\bpretend\s+(?:that|you)\b"),
+    _s("claimed-approval", "pre-approval", 3, "claims the user already approved",
+       r"\b(?:the\s+)?user\s+(?:has\s+)?(?:already\s+)?(?:approved|authori[sz]ed|consented|pre-?approved)\b"
+       r"|\b(?:is|are|has\s+been|have\s+been)\s+(?:pre-?approved|pre-?authori[sz]ed|already\s+approved)\b"
+       r"|\b(?:do\s+not|don'?t|never|no\s+need\s+to)\s+(?:ask|request|seek|wait\s+for|prompt)\s+(?:the\s+user\s+)?"
+       r"(?:for\s+)?(?:(?:any|their|the|a)\s+)?(?:confirmation|permission|approval|consent|authori[sz]ation)\b"),
+    _s("skip-confirmation", "pre-approval", 2, "waives the user's confirmation",
+       r"\bwithout\s+(?:asking|requesting|seeking)\s+(?:the\s+user\s+)?(?:for\s+)?(?:confirmation|permission|approval|consent)\b"),
+    _s("role-reassignment", "role", 3, "gives the model a new role or standing orders",
+       r"\byou\s+are\s+now\b|\bfrom\s+now\s+on\b|\bpretend\s+to\s+be\b|\byour\s+new\s+(?:role|task|instructions?|"
+       r"goal|purpose|persona|identity)\b|\b(?:enter|switch\s+to|activate|enable)\s+(?:developer|god|admin|"
+       r"jailbreak|dan|unrestricted)\s+mode\b"),
+    _s("new-behaviour", "role", 2, "changes how the model answers",
+       r"\byou\s+(?:will|must|shall)\s+(?:now\s+)?(?:always\s+|only\s+)?(?:speak|respond|reply|answer|talk)\s+"
+       r"(?:only\s+)?(?:in|with|as)\b"),
+    _s("dictate-reply", "response", 2, "dictates the model's reply",
+       r"\b(?:instead|always|only)\s*,?\s+(?:reply|respond|answer|say|tell\s+the\s+user|return)\s+(?:to\s+the\s+user\s+)?"
+       r"(?:with\s+)?[`'\"]"),
+    _s("execute-order", "command", 2, "orders the model to run commands",
+       r"\b(?:execute|run)\s+(?:the\s+following|this|these|any)\s+(?:\w+\s+)?(?:commands?|code|scripts?)\b"),
+    _s("pressure", "pressure", 1, "presses the model to act first or unconditionally",
+       r"\b(?:you|the\s+(?:ai|assistant|model|agent|llm))\s+(?:must|have\s+to|need\s+to|are\s+required\s+to)\s+"
+       r"(?:first|always|never|immediately)\b|\bbefore\s+(?:providing|responding|answering|replying|doing\s+anything)\b"
+       r"|\b(?-i:MUST|NEVER|ALWAYS|FORBIDDEN)\b"),
+)
+
+# ------------------------------------------------------------------ shadowing
+
+# how another tool is named: quoted or back-quoted, an identifier with a separator or
+# camelCase hump, or a word followed by "tool"
+# (case-sensitive: camelCase needs its hump; kebab-case only quoted or before "tool", since
+# hyphenated English words are common)
+_MENTION = (
+    r"(?P<tool>(?-i:`[A-Za-z][\w.:/-]{0,80}`|'[A-Za-z][\w.:/-]{0,80}'|\"[A-Za-z][\w.:/-]{0,80}\""
+    r"|[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z][\w-]*(?=\s+tool\b)))"
+)
+_IMPERATIVE = re.compile(
+    r"\b(?:always|must|never|forbidden|required|mandatory|make\s+sure|ensure|be\s+sure|must-have)\b", _I)
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+", _I)
+_SELF_WORDS = frozenset(("this", "the", "a", "an", "any", "other", "same", "following", "next", "that", "each",
+                         "every", "your", "our", "its", "which", "one"))
+
+SHADOWING: tuple[Signal, ...] = (
+    _s("all-tools-order", "all-tools", 3, "gives orders about every other tool",
+       r"\b(?:before|after|when|whenever|while)\s+(?:using|calling|invoking|running)\s+(?:any|every|all|each)\s+"
+       r"(?:other\s+)?tools?\b|\b(?:for|with|to|on)\s+(?:all|every|any|each)\s+other\s+tools?\b"
+       r"|\b(?:all|every|any|each)\s+other\s+tools?\s+(?:must|should|shall|will|need)\b"
+       r"|\bappl(?:y|ies)\s+to\s+(?:all|every|any)\s+(?:other\s+)?tools?\b"),
+    _s("conditional-order", "conditional", 2, "gives orders for when another tool is used",
+       r"\b(?:before|after|when|whenever|each\s+time|every\s+time|prior\s+to)\s+(?:(?:you|the\s+(?:ai|assistant|agent|"
+       r"model))\s+)?(?:(?:use|uses|using|call|calls|calling|invoke|invoking|run|running|execute|executing)\s+)?"
+       r"(?:(?:the|every|each|any|a)\s+)?" + _MENTION +
+       r"(?:\s+(?:tool|function|call|calls|is\s+(?:called|used|invoked|run)))?"),
+    _s("argument-order", "arguments", 3, "dictates another tool's arguments",
+       r"\b(?:add|set|include|put|insert|append|pass|use|cc|bcc)\b[^.]{0,80}?\b(?:to|in|into|as|for)\s+(?:the\s+)?"
+       r"[`'\"]?\w+[`'\"]?\s+(?:field|parameter|argument|param|header|option)\s+(?:of|to|for|in|on)\s+(?:the\s+)?"
+       + _MENTION),
+    _s("failure-threat", "threat", 2, "threatens that another tool fails unless obeyed",
+       r"\botherwise\s+(?:the\s+)?" + _MENTION + r"(?:\s+tool)?\s+(?:will|would)\s+(?:fail|not\s+work|break|error)"),
+    _s("forbid-other", "forbid", 2, "forbids using another tool",
+       r"\b(?:never|do\s+not|don'?t|forbidden\s+to|not\s+allowed\s+to|must\s+not)\s+(?:use|call|invoke|run)\s+"
+       r"(?:the\s+)?" + _MENTION),
+)
+_NEEDS_IMPERATIVE = frozenset(("conditional-order",))
+_NAMES_A_TOOL = frozenset(("conditional-order", "argument-order", "failure-threat", "forbid-other"))
+_ADDRESS_SIGNAL = _s("address-in-order", "redirect", 2, "puts an address into an order about another tool", r"$^")
+
+# --------------------------------------------------------------- exfiltration
+
+_CREDENTIAL_LOCATION = (
+    r"~/\.ssh\b|\.ssh/(?:id_|config|authorized_keys|known_hosts)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)"
+    r"|~/\.aws\b|\.aws/(?:credentials|config)\b|~/\.(?:netrc|npmrc|pypirc|pgpass|bashrc|zshrc|bash_profile|"
+    r"profile|bash_history|zsh_history|gnupg|kube|docker|config/gcloud|azure|git-credentials)\b"
+    r"|\.git-credentials\b|/etc/(?:shadow|passwd|sudoers|master\.passwd)\b"
+    r"|(?:^|[\s'\"`(/~*])\.env(?:\.(?:local|production|prod|development|dev|staging))?\b(?![.\w-])"
+    r"|\*\.(?:pem|key|p12|pfx|keystore|jks|kdbx)\b|\b[\w-]+\.(?:pem|p12|pfx|kdbx)\b|\bwallet\.dat\b"
+    r"|\bkeychain\b|\bcredentials\.json\b"
+)
+_ACCESS_VERB = re.compile(
+    r"\b(?:read|reads|reading|cat|include|includes|including|provide|provides|pass|passes|send|sends|upload|uploads|"
+    r"attach|attaches|extract|extracts|dump|dumps|collect|collects|harvest|grab|print|output|share|"
+    r"forward|post|contents?\s+of|use\s+as|paste)\b", _I)
+_SENSITIVE = (
+    r"\b(?:api[\s_-]?keys?|credentials?|passwords?|passphrases?|secrets?|access[\s_-]?tokens?|auth(?:entication)?[\s_-]?"
+    r"tokens?|tokens|private[\s_-]?keys?|ssh[\s_-]?keys?|session[\s_-]?cookies|cookies|master[\s_-]?password|PHI|"
+    r"credit[\s_-]?cards?|card[\s_-]?numbers?|social[\s_-]?security|account[\s_-]?numbers?|environment[\s_-]?variables|"
+    r"env[\s_-]?vars|clipboard|keystrokes|(?:conversation|chat|browsing|browser|location|search)[\s_-]?(?:history|"
+    r"context|logs?)|system[\s_-]?prompt|user[\s_-]?messages|private[\s_-]?information|confidential[\s_-]?"
+    r"(?:information|data)|personal[\s_-]?data|machine[\s_-]?fingerprint|mac[\s_-]?address(?:es)?)\b"
+)
+_DOC_HOST = r"(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid|localhost)|localhost|127\.0\.0\.1)"
+_DEST = (
+    r"(?:https?|ftp|wss?)://(?!" + _DOC_HOST + r"\b)[\w.-]+"
+    r"|[\w.+-]+@(?!" + _DOC_HOST + r"\b)[\w-]+(?:\.[\w-]+)+"
+    r"|\b(?!" + _DOC_HOST + r"\b)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|xyz|ru|cn|info|biz|top|site|online|me|cc)\b"
+    r"|\b(?:a\s+|an\s+|the\s+|our\s+|their\s+)?(?:remote|external|outside|third[ -]party|offsite|off-site)\s+"
+    r"(?:\w+\s+)?(?:servers?|endpoints?|hosts?|urls?|services?|apis?|storage|databases?|locations?|parties)"
+    r"|\bthird[ -]part(?:y|ies)\b|\battacker\b|\bour\s+(?:\w+\s+){0,2}(?:servers?|team|backend|analytics|database)"
+    r"|\b(?:the\s+)?cloud\b"
+)
+_SINK_VERBS = (
+    r"send|sends|sent|sending|upload|uploads|uploaded|uploading|forward|forwards|forwarded|post|posts|posted|"
+    r"transmit|transmits|transmitted|stream|streams|streamed|sync|syncs|synced|share|shares|shared|export|exports|"
+    r"exported|report|reports|reported|beacon|leak|leaks|leaked|deliver|delivers|delivered|pipe|piped|mirror|"
+    r"mirrored|replicate|replicated|back\s+up|backed\s+up|cache|cached|store|stored|save|saved|log|logged|push|pushes"
+)
+
+EXFILTRATION: tuple[Signal, ...] = (
+    _s("credential-location", "credential", 2, "names a credential file", _CREDENTIAL_LOCATION),
+    _s("cloud-metadata", "credential", 3, "names a cloud metadata endpoint, where instance credentials live",
+       r"\b169\.254\.169\.254\b|\bmetadata\.google\.internal\b|\b100\.100\.100\.200\b|\bfd00:ec2::254\b"
+       r"|/latest/meta-data\b|/computeMetadata/v1\b"),
+    _s("history-argument", "history", 3, "asks for the conversation, the user's earlier messages or the system prompt",
+       r"\b(?:contain|contains|include|includes|be|pass|provide|put|insert|fill(?:ed)?\s+(?:in\s+)?with|copy|repeat|"
+       r"reveal|print|output)\b[^.]{0,40}?\b(?:(?:the\s+)?user'?s?\s+)?(?:previous|prior|last|earlier|entire|full|"
+       r"complete|whole|all)\s+(?:\w+\s+)?(?:messages?|conversation|chat|prompts?|history)\b"
+       r"|\b(?:contain|contains|include|includes|pass|provide|reveal|repeat|print|output|copy)\b[^.]{0,30}?"
+       r"\b(?:conversation|chat)\s+(?:history|context|log)\b|\b(?:include|pass|provide|reveal|repeat|print|output|"
+       r"copy|contain)\b[^.]{0,30}?\bsystem\s+prompt\b"),
+    _s("collect-sensitive", "harvest", 2, "collects secrets or personal data",
+       r"\b(?:extract|extracts|collect|collects|index|indexes|harvest|harvests|capture|captures|gather|gathers|"
+       r"scrape|scrapes|record|records|log|logs)\s+(?:(?:any|all|every|the)\s+)?(?:\w+\s+){0,2}?" + _SENSITIVE),
+    _s("exfiltration-word", "harvest", 2, "speaks of exfiltration",
+       r"\b(?:exfiltrate|exfiltrates|exfiltrated|exfiltrating|exfiltration|harvested|steal|steals|stealing|siphon|"
+       r"siphons|siphoned|siphoning|attacker)\b"),
+    _s("external-sink", "sink", 2, "sends data to an outside destination",
+       r"\b(?:" + _SINK_VERBS + r")\b[^.]{0,120}?\b(?:to|with|via|on|in|into)\s+(?:" + _DEST + r")"
+       r"|\b(?:stored|cached|kept|synced|saved|backed\s+up|mirrored|logged)\s+(?:remotely|externally|off-?site)\b"),
+    _s("network-pipe", "sink", 3, "pipes data to a network address",
+       r"\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*[\w.-]+\.[\w.-]+\s+\d{2,5}\b|/dev/tcp/|\bcurl\b[^\n]{0,120}?\s"
+       r"(?:-d|--data(?:-binary)?|-F|--form|-T|--upload-file)\s+['\"]?@|\bwget\b[^\n]{0,80}?--post-(?:data|file)"),
+    # last: weight 1 counts only next to a stronger signal, so it is looked for only then
+    _s("sensitive-data", "sensitive", 1, "mentions secrets or personal data", _SENSITIVE),
+)
+# a credential location with an access verb in its sentence, or in a property name
+CREDENTIAL_ACCESS = Signal("credential-access", "credential", 3, "asks for the contents of a credential file",
+                           EXFILTRATION[0].pattern)
+_CREDENTIAL_IN_NAME = re.compile(
+    r"(?:^|[_\W])(?:id_?rsa|id_?ed25519|id_?ecdsa|ssh_?(?:private_?)?key|bashrc|zshrc|netrc|npmrc|pypirc|"
+    r"aws_?credentials|git_?credentials|etc_?(?:passwd|shadow)|dotenv|env_?file)(?:$|[_\W])", _I)
+
+
+# -------------------------------------------------------------------- scoring
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
+
+
+def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence around a span: from the end of the previous one (., ! or ? before a space,
+    or a blank line; lines of wrapped text are one sentence) to the end of its own."""
+    left = 0
+    for m in _SENTENCE_END.finditer(text, 0, start):
+        left = m.end()
+    m = _SENTENCE_END.search(text, end)
+    return left, (m.start() if m else len(text))
+
+
+def _strongest(matches: Iterable[Match]) -> Score:
+    best: dict[str, Match] = {}
+    for m in matches:
+        current = best.get(m.signal.category)
+        if current is None or m.weight > current.weight:
+            best[m.signal.category] = m
+    chosen = tuple(sorted(best.values(), key=lambda m: m.start))
+    return Score(sum(m.weight for m in chosen), chosen)
+
+
+def _original(where: list[int] | None, start: int, end: int) -> tuple[int, int]:
+    return View("", where, frozenset()).original(start, end)
+
+
+_STRONG_INJECTION = tuple(s for s in INJECTION if s.weight >= 2)
+_WEAK_INJECTION = tuple(s for s in INJECTION if s.weight < 2)
+
+
+def _matches(signals: tuple[Signal, ...], view: View) -> list[Match]:
+    found = []
+    opened = view.opened
+    for signal in signals:
+        if signal.gated and signal.id not in opened:
+            continue
+        m = signal.pattern.search(view.text)
+        if m:
+            found.append(Match(signal, *_original(view.where, m.start(), m.end()), signal.weight))
+    return found
+
+
+@functools.lru_cache(maxsize=16384)
+def injection_score(text: str) -> Score:
+    if len(text) < 8:
+        return NOTHING
+    view = gates.view(text)
+    if not view.opened:
+        return NOTHING
+    found = _matches(_STRONG_INJECTION, view)
+    if not found:
+        return NOTHING  # weight-1 signals alone never reach the threshold
+    if max(m.weight for m in found) < THRESHOLD:
+        found += _matches(_WEAK_INJECTION, view)
+    return _strongest(found)
+
+
+_SHADOWING_IDS = frozenset(s.id for s in SHADOWING)
+
+
+def credential_in_name(name: str) -> bool:
+    """Whether a property name asks for a credential (`ssh_key_content`, `bashrc`)."""
+    return _CREDENTIAL_IN_NAME.search(name) is not None
+
+
+# something that can name another tool: a quote, an identifier, a camelCase hump, "tool"
+_MENTION_HINT = re.compile(r"[`'\"]|[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|\btools?\b", re.I)
+
+
+def may_shadow(text: str) -> bool:
+    """Whether a shadowing signal could match (its gate is open): scored then with the tool's name."""
+    return (len(text) >= 16 and not gates.view(text).opened.isdisjoint(_SHADOWING_IDS)
+            and _MENTION_HINT.search(text) is not None)
+
+
+def _is_self(mention: str, own: str | None) -> bool:
+    bare = mention.strip("`'\"").lower()
+    if bare in _SELF_WORDS:
+        return True
+    if own is None:
+        return False
+    own = own.lower()
+    return bare in (own, own.replace("_", "-"), own.replace("-", "_"))
+
+
+@functools.lru_cache(maxsize=16384)
+def shadowing_score(text: str, own_name: str | None) -> Score:
+    if len(text) < 16:
+        return NOTHING
+    view = gates.view(text)
+    found: list[Match] = []
+    for signal in SHADOWING:
+        if signal.id not in view.opened:
+            continue
+        for m in signal.pattern.finditer(view.text):
+            if signal.id in _NAMES_A_TOOL and _is_self(m.group("tool"), own_name):
+                continue
+            lo, hi = _sentence_bounds(view.text, m.start(), m.end())
+            sentence = view.text[lo:hi]
+            if signal.id in _NEEDS_IMPERATIVE and not _IMPERATIVE.search(sentence):
+                continue
+            found.append(Match(signal, *_original(view.where, m.start(), m.end()), signal.weight))
+            if signal.id in _NAMES_A_TOOL:
+                address = _ADDRESS.search(sentence)
+                if address:
+                    found.append(Match(_ADDRESS_SIGNAL, *_original(view.where, lo + address.start(),
+                                                                   lo + address.end()), _ADDRESS_SIGNAL.weight))
+            break
+    return _strongest(found) if found else NOTHING
+
+
+@functools.lru_cache(maxsize=16384)
+def exfiltration_score(text: str, kind: str) -> Score:
+    """`kind` is the surface kind: a credential word in a property name is an access request."""
+    if len(text) < 4:
+        return NOTHING
+    view = gates.view(text)
+    where = view.where
+    if kind == "property":
+        m = _CREDENTIAL_IN_NAME.search(view.text)
+        if m:
+            return _strongest([Match(CREDENTIAL_ACCESS, *_original(where, m.start(), m.end()), CREDENTIAL_ACCESS.weight)])
+    found: list[Match] = []
+    opened = view.opened
+    if not opened:
+        return NOTHING
+    for signal in EXFILTRATION:
+        if signal.id == "sensitive-data" and not found:
+            continue  # weight 1: it counts only next to a stronger signal
+        if signal.gated and signal.id not in opened:
+            continue
+        m = signal.pattern.search(view.text)
+        if not m:
+            continue
+        weight = signal.weight
+        if signal.id == "credential-location":
+            for candidate in signal.pattern.finditer(view.text):
+                lo, hi = _sentence_bounds(view.text, candidate.start(), candidate.end())
+                if _ACCESS_VERB.search(view.text, lo, hi):
+                    m, signal, weight = candidate, CREDENTIAL_ACCESS, CREDENTIAL_ACCESS.weight
+                    break
+        found.append(Match(signal, *_original(where, m.start(), m.end()), weight))
+    return _strongest(found) if found else NOTHING
+
+
+def signal_table(signals: tuple[Signal, ...]) -> str:
+    """`meaning (weight)`, one per signal: the rationale's list."""
+    return "; ".join(f"{s.id} (+{s.weight}): {s.meaning}" for s in signals)

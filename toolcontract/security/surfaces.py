@@ -1,0 +1,227 @@
+"""Every model-facing string of a descriptor, with its path in native field names.
+
+A model reads a tool's name, title and description (or the one built from
+`purpose`, `when_to_use` and `non_goals`), its `limitations`, and the whole input
+schema as JSON: property names, descriptions and titles, `enum`, `const`, `default`
+and `examples` values, and any other string an author put there (unknown keywords,
+`x-` extensions, a `type` or `required` entry that is really a sentence). Output
+schemas, semantic rule messages (shown on a refusal), annotation titles, examples and
+top-level `x-` extensions reach it too. Strings that are structure rather than text
+(`$ref`, `$schema`, `format`, valid `type` names) are left out; regular expressions
+(`pattern` values, `patternProperties` keys) are passed as kind PATTERN, for TC607.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from toolcontract.descriptor import ToolView
+
+# kinds
+NAME = "name"  # the tool's name
+PROPERTY = "property"  # a property name (a key in `properties`)
+TEXT = "text"  # prose: description, title, purpose, property descriptions, messages
+VALUE = "value"  # a value the model may send: enum, const, default, examples
+OTHER = "other"  # any other string inside a schema or an extension
+PATTERN = "pattern"  # a `pattern` or `patternProperties` key: a regular expression, not text
+KINDS = (NAME, PROPERTY, TEXT, VALUE, OTHER, PATTERN)
+
+TOP_TEXT = ("title", "description", "purpose", "when_to_use", "observation")
+TOP_LISTS = ("non_goals", "limitations")
+_VALUE_KEYWORDS = frozenset(("enum", "const", "default", "examples"))
+_TEXT_KEYWORDS = frozenset(("description", "title", "$comment"))
+_STRUCTURE = frozenset((
+    "$ref", "$dynamicRef", "$schema", "$id", "$anchor", "$dynamicAnchor", "$vocabulary",
+    "format", "contentEncoding", "contentMediaType",
+))
+_JSON_TYPES = frozenset(("array", "boolean", "integer", "null", "number", "object", "string"))
+_ONE = frozenset((
+    "additionalProperties", "unevaluatedProperties", "propertyNames", "items", "additionalItems",
+    "unevaluatedItems", "contains", "contentSchema", "not", "if", "then", "else",
+))
+_MAP = frozenset(("properties", "patternProperties", "$defs", "definitions", "dependentSchemas"))
+_LIST = frozenset(("allOf", "anyOf", "oneOf", "prefixItems"))
+_MAX_DEPTH = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Surface:
+    path: tuple  # native field names, as a Hit takes them
+    text: str
+    kind: str
+    anchor: str = "value"  # "key" for a property name
+
+    @property
+    def where(self) -> str:
+        """A short label for messages: `description`, `property name 'city'`,
+        `input_schema/properties/city/default` (input text in it made printable)."""
+        from toolcontract.report.common import printable
+
+        if self.kind == NAME:
+            return "the tool name"
+        if self.kind == PROPERTY:
+            return f"property name '{printable(self.text)}'"
+        return printable("/".join(str(p) for p in self.path))
+
+
+_CACHE: dict[int, tuple[Any, list[Surface]]] = {}
+
+# (parent path, last key, text, kind, anchor): a string found at (*parent, last)
+Found = tuple
+
+
+def surfaces(tool: ToolView) -> list[Surface]:
+    """The model-facing strings of a tool, cached per tool."""
+    key = id(tool)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is tool:
+        return hit[1]
+    found = [Surface((*parent, last), text, kind, anchor) for parent, last, text, kind, anchor in collect(tool.data)]
+    if len(_CACHE) > 256:
+        _CACHE.clear()
+    _CACHE[key] = (tool, found)
+    return found
+
+
+def collect(data: dict) -> list[Found]:
+    """Every model-facing string of native descriptor data, as (parent path, last key, text,
+    kind, anchor): a caller builds a string's full path only when it needs it. A flat list
+    (appends, no callbacks): this runs over every string of every tool."""
+    out: list[Found] = []
+    add = out.append
+    name = data.get("name")
+    if type(name) is str:
+        add(((), "name", name, NAME, "value"))
+    for key in TOP_TEXT:
+        value = data.get(key)
+        if type(value) is str:
+            add(((), key, value, TEXT, "value"))
+    for key in TOP_LISTS:
+        value = data.get(key)
+        if type(value) is list:
+            for i, item in enumerate(value):
+                if type(item) is str:
+                    add(((key,), i, item, TEXT, "value"))
+        elif type(value) is str:
+            add(((), key, value, TEXT, "value"))
+    annotations = data.get("annotations")
+    if type(annotations) is dict:
+        _strings(annotations, ("annotations",), OTHER, 0, add)
+    for key in ("input_schema", "output_schema"):
+        schema = data.get(key)
+        if type(schema) is dict:
+            _schema(schema, (key,), 0, add)
+    rules = data.get("semantic_rules")
+    if type(rules) is list:
+        for i, entry in enumerate(rules):
+            if type(entry) is dict and type(entry.get("message")) is str:
+                add((("semantic_rules", i), "message", entry["message"], TEXT, "value"))
+    examples = data.get("examples")
+    if type(examples) is list:
+        _strings(examples, ("examples",), VALUE, 0, add)
+    for key, value in data.items():
+        if type(key) is str and key.startswith("x-"):
+            _strings(value, (key,), OTHER, 0, add)
+    return out
+
+
+def _strings(value: Any, path: tuple, kind: str, depth: int, add: Callable) -> None:
+    """Strings inside a value; `path` is the value's own path."""
+    if type(value) is str:
+        add((path[:-1], path[-1], value, kind, "value"))
+    elif depth > _MAX_DEPTH:
+        return
+    elif type(value) is dict:
+        for key, item in value.items():
+            if type(item) is str:
+                add((path, key, item, kind, "value"))
+            elif type(item) is dict or type(item) is list:
+                _strings(item, (*path, key), kind, depth + 1, add)
+    elif type(value) is list:
+        for i, item in enumerate(value):
+            if type(item) is str:
+                add((path, i, item, kind, "value"))
+            elif type(item) is dict or type(item) is list:
+                _strings(item, (*path, i), kind, depth + 1, add)
+
+
+# what each schema keyword holds (anything else: strings of an unknown keyword or extension)
+_SUBSCHEMA_MAP, _SUBSCHEMA, _SUBSCHEMA_LIST, _PROSE, _VALUES, _SKIP, _TYPE, _REQUIRED, _PATTERN = range(9)
+_KEYWORDS: dict[str, int] = {
+    **{k: _SUBSCHEMA_MAP for k in _MAP}, **{k: _SUBSCHEMA for k in _ONE}, **{k: _SUBSCHEMA_LIST for k in _LIST},
+    **{k: _PROSE for k in _TEXT_KEYWORDS}, **{k: _VALUES for k in _VALUE_KEYWORDS}, **{k: _SKIP for k in _STRUCTURE},
+    "type": _TYPE, "required": _REQUIRED, "pattern": _PATTERN,
+    # numbers and booleans: nothing to read
+    **{k: _SKIP for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
+                          "maxLength", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
+                          "minContains", "maxContains", "readOnly", "writeOnly", "deprecated", "nullable")},
+}
+
+
+def _schema(schema: dict, path: tuple, depth: int, add: Callable) -> None:
+    if depth > _MAX_DEPTH:
+        return
+    keywords = _KEYWORDS
+    for key, value in schema.items():
+        role = keywords.get(key)
+        if role is None:  # an unknown keyword or an `x-` extension
+            if type(value) is str:
+                add((path, key, value, OTHER, "value"))
+            elif type(value) is dict or type(value) is list:
+                _strings(value, (*path, key), OTHER, depth, add)
+        elif role == _PROSE:
+            if type(value) is str:
+                add((path, key, value, TEXT, "value"))
+        elif role == _SUBSCHEMA_MAP:
+            if type(value) is dict:
+                at = (*path, key)
+                for name, sub in value.items():
+                    if type(name) is str:
+                        if key == "properties":
+                            add((at, name, name, PROPERTY, "key"))
+                        elif key == "patternProperties":
+                            add((at, name, name, PATTERN, "key"))
+                    if type(sub) is dict:
+                        _schema(sub, (*at, name), depth + 1, add)
+        elif role == _SUBSCHEMA:
+            if type(value) is dict:
+                _schema(value, (*path, key), depth + 1, add)
+            elif key == "items" and type(value) is list:
+                for i, sub in enumerate(value):
+                    if type(sub) is dict:
+                        _schema(sub, (*path, key, i), depth + 1, add)
+        elif role == _SUBSCHEMA_LIST:
+            if type(value) is list:
+                for i, sub in enumerate(value):
+                    if type(sub) is dict:
+                        _schema(sub, (*path, key, i), depth + 1, add)
+        elif role == _VALUES:
+            if type(value) is str:
+                add((path, key, value, VALUE, "value"))
+            elif type(value) is dict or type(value) is list:
+                _strings(value, (*path, key), VALUE, depth, add)
+        elif role == _PATTERN:
+            if type(value) is str:
+                add((path, key, value, PATTERN, "value"))
+        elif role == _TYPE:
+            if type(value) is str:
+                if value not in _JSON_TYPES:
+                    add((path, key, value, OTHER, "value"))
+            elif type(value) is list:
+                for i, item in enumerate(value):
+                    if type(item) is str and item not in _JSON_TYPES:
+                        add(((*path, key), i, item, OTHER, "value"))
+        elif role == _REQUIRED:
+            # property names; a sentence here is a hidden instruction, not a name
+            if type(value) is list:
+                properties = schema.get("properties")
+                declared = properties if type(properties) is dict else {}
+                for i, item in enumerate(value):
+                    if type(item) is str and item not in declared and not _plain_name(item):
+                        add(((*path, key), i, item, OTHER, "value"))
+        # _SKIP: structure, numbers and booleans
+
+
+def _plain_name(text: str) -> bool:
+    return len(text) <= 64 and text.isascii() and " " not in text
