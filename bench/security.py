@@ -16,8 +16,9 @@ It prints:
 3. the cost of the security rules: a normal lint of corpus/mcp (every rule) against the same
    lint with TC6 ignored, as medians of the CPU time of in-process cold runs (target: at
    most 20% extra);
-4. whole-process times of `toolcontract lint` on generated hostile files (a 5 MiB adversarial
-   descriptor, one just over the limit, an alias bomb, deep nesting; target: under 2 s each).
+4. whole-process times of `toolcontract lint` on generated hostile files (5 MiB adversarial
+   descriptors in JSON and YAML, 5 MiB of distinct harmless text that opens every gate, one
+   file just over the limit, an alias bomb, deep nesting; target: under 2 s each).
 
 Each tool is converted to a native descriptor in memory (name, description, input_schema
 from inputSchema/parameters, title, annotations, `x-` extensions); nothing is copied into
@@ -201,7 +202,7 @@ def hostile_files(folder: Path) -> dict[str, Path]:
     files["5MiB adversarial descriptor (JSON, linted)"].write_text(text, "utf-8")
     yaml_lines = ["toolcontract: 1", "name: hostile_tool", "input_schema:", "  type: object", "  properties:"]
     size, i = 0, 0
-    line = json.dumps(chunk * 4, ensure_ascii=True)
+    line = _yaml_quoted(chunk * 4)
     while size < limit - 200_000:
         entry = f"    p{i}: {{type: string, description: {line}, pattern: '^(a|a)*$'}}"
         yaml_lines.append(entry)
@@ -209,6 +210,18 @@ def hostile_files(folder: Path) -> dict[str, Path]:
         i += 1
     files["5MiB adversarial descriptor (YAML, linted)"] = folder / "adversarial.yaml"
     files["5MiB adversarial descriptor (YAML, linted)"].write_text("\n".join(yaml_lines) + "\n", "utf-8")
+    # 5 MiB of distinct text that opens every gate but holds no finding: stops at the scan budget
+    words = ("you must never share user data instead always before after when field option tool other any run "
+             "execute command system admin message history log extract our cloud remote send ignore the rules as "
+             "if look like act as your new mode from now approve confirm without asking key secret token password ")
+    dense, size, i = {}, 0, 0
+    while size < limit - 300_000:
+        dense[f"p{i}"] = {"type": "string", "description": f"{words}{i} " * 3}
+        size += len(json.dumps(dense[f"p{i}"])) + 10
+        i += 1
+    files["5MiB dense harmless text (JSON, stops at TC609)"] = folder / "dense.json"
+    files["5MiB dense harmless text (JSON, stops at TC609)"].write_text(json.dumps(
+        {"toolcontract": 1, "name": "dense_tool", "input_schema": {"type": "object", "properties": dense}}), "utf-8")
     files["over 5 MiB (rejected)"] = folder / "too_big.json"
     files["over 5 MiB (rejected)"].write_text(text + " " * (limit + 10 - len(text.encode("utf-8"))), "utf-8")
     bomb = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
@@ -220,6 +233,19 @@ def hostile_files(folder: Path) -> dict[str, Path]:
     files["10k-deep YAML (rejected)"] = folder / "deep.yaml"
     files["10k-deep YAML (rejected)"].write_text("[" * 10_000 + "]" * 10_000 + "\n", "utf-8")
     return files
+
+
+def _yaml_quoted(text: str) -> str:
+    """A YAML double-quoted scalar with every character outside printable ASCII escaped."""
+    out = []
+    for c in text:
+        if c in '"\\':
+            out.append("\\" + c)
+        elif " " <= c <= "~":
+            out.append(c)
+        else:
+            out.append(f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}")
+    return '"' + "".join(out) + '"'
 
 
 def time_process(path: Path) -> tuple[float, int]:

@@ -14,12 +14,11 @@ Everything here is pure and deterministic: no files, network or clock.
 
 def clear_caches() -> None:
     """Forget memoised results (benchmarks measure a cold run; results never go stale)."""
-    from toolcontract.security import gates, payloads, regex_safety, scan, secrets, signals, surfaces, unicode
+    from toolcontract.security import gates, regex_safety, scan, signals, surfaces, unicode
 
     scan.clear()
     surfaces._CACHE.clear()
     gates._table()._chunks.clear()
-    for function in (gates.view, signals.injection_score, signals.shadowing_score, signals.exfiltration_score,
-                     payloads.find_payloads, secrets.find_secrets, unicode.hidden_spans, unicode.script_of,
+    for function in (gates.view, signals.shadowing_score, unicode.hidden_spans, unicode.script_of,
                      regex_safety.backtracking_risk):
         function.cache_clear()

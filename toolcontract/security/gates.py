@@ -47,8 +47,8 @@ class GateTable:
         marks: dict[str, set[str]] = {}
         for gate_id, entries in gates.items():
             for entry in entries:
-                if "&" in entry:  # "a|b & c|d": one word of each side
-                    left, right = (side.strip().split("|") for side in entry.split("&"))
+                if " & " in entry:  # "a|b & c|d": one word of each side
+                    left, right = (side.strip().split("|") for side in entry.split(" & "))
                     for head in left:
                         pairs.setdefault(head, {}).setdefault(gate_id, set()).update(right)
                 elif entry.startswith("="):
@@ -64,11 +64,14 @@ class GateTable:
         # every word a gate looks at: a text's other words are dropped at once
         self.all_words = frozenset(self.words).union(self.pairs, *(r for p in self.pairs.values() for _, r in p))
         self._chunks: dict[str, tuple[frozenset, frozenset]] = {}
-        # one scan for every substring; a found one also opens the gates of those inside it
-        # (the scan does not report matches that overlap an earlier one)
-        ordered = sorted(marks, key=len, reverse=True)
+        # one scan for the substrings that start with punctuation or a digit (the regex engine
+        # skips letters at once); a found one also opens the gates of those inside it (the scan
+        # does not report matches that overlap an earlier one). Substrings that start with a
+        # letter are few and tested with `in`.
+        ordered = sorted((m for m in marks if not m[0].isalpha()), key=len, reverse=True)
         self.mark_pattern = re.compile("|".join(map(re.escape, ordered)))
         self.marks = {m: frozenset().union(*(marks[o] for o in ordered if o in m)) for m in ordered}
+        self.letter_marks = tuple((m, frozenset(ids)) for m, ids in marks.items() if m[0].isalpha())
 
     def _chunk(self, low: str) -> tuple[frozenset, frozenset]:
         """The gate words and the marks of a piece of text (memoised)."""
@@ -100,6 +103,9 @@ class GateTable:
                     opened.add(gate_id)
         for mark in marks:
             opened |= self.marks[mark]
+        for mark, ids in self.letter_marks:
+            if mark in low:
+                opened |= ids
         return frozenset(opened)
 
 

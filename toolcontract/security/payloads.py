@@ -13,7 +13,6 @@ const), and active markup or destructive commands anywhere in a tool's text.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 
@@ -57,7 +56,6 @@ class Payload:
     what: str
 
 
-@functools.lru_cache(maxsize=16384)
 def find_payloads(text: str, value: bool) -> tuple[Payload, ...]:
     """Payloads of a string; `value` says whether it is a value the model may send."""
     from toolcontract.security.gates import view as gated_view

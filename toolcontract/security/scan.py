@@ -15,12 +15,16 @@ from typing import Any
 
 from toolcontract.descriptor import ToolView
 from toolcontract.security import gates, signals
+from toolcontract.security.payloads import GATES as _PAYLOAD_GATES
 from toolcontract.security.payloads import Payload, find_payloads
 from toolcontract.security.regex_safety import Backtracking, backtracking_risk
+from toolcontract.security.secrets import GATES as _SECRET_GATES
 from toolcontract.security.secrets import SecretMatch, find_secrets
 from toolcontract.security.surfaces import KINDS, NAME, PATTERN, PROPERTY, TEXT, Surface, collect
 from toolcontract.security.unicode import Confusion, HiddenSpan, hidden_spans, identifier_confusion, word_confusions
 
+SECRET_GATES = frozenset(_SECRET_GATES)
+PAYLOAD_GATES = frozenset(_PAYLOAD_GATES)
 _ASCII_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _SHORT_PAYLOAD = re.compile(r"[;&|$`']|\.\.|<|rm |mkfs|javascript")
 _SHORT_TAG = re.compile(r"[<\[|]")
@@ -94,16 +98,17 @@ def _analyse(text: str, kind: str) -> TextReport:
         payloads = find_payloads(text, kind != TEXT) if _SHORT_PAYLOAD.search(text) else ()
         report = TextReport(hidden, confusion, injection, exfiltration, payloads=payloads)
         return report if report else EMPTY
-    secrets = find_secrets(text)
-    if not gates.view(text).opened:
-        return TextReport(hidden, confusion, secrets=secrets) if hidden or confusion or secrets else EMPTY
+    opened = gates.view(text).opened
+    if not opened:
+        return TextReport(hidden, confusion) if hidden or confusion else EMPTY
+    # each scorer only when one of its gates is open: most texts open one or two
     report = TextReport(
         hidden,
         confusion,
-        signals.injection_score(text),
-        signals.exfiltration_score(text, kind),
-        secrets,
-        find_payloads(text, kind != TEXT),
+        signals.injection_score(text) if not opened.isdisjoint(signals.INJECTION_IDS) else signals.NOTHING,
+        signals.exfiltration_score(text, kind) if not opened.isdisjoint(signals.EXFILTRATION_IDS) else signals.NOTHING,
+        find_secrets(text) if not opened.isdisjoint(SECRET_GATES) else (),
+        find_payloads(text, kind != TEXT) if not opened.isdisjoint(PAYLOAD_GATES) else (),
         signals.may_shadow(text),
     )
     return report if report else EMPTY

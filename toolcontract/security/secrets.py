@@ -23,7 +23,6 @@ A finding never repeats the secret: it shows the first four characters and the l
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from dataclasses import dataclass
@@ -84,13 +83,15 @@ def _credible(value: str) -> bool:
 # gates (see toolcontract.security.gates): a substring of every format, and the words of the
 # assignment heuristic
 GATES = {
-    "secret:format": tuple(sorted({"=" + needle.lower() for _, needles, _ in _FORMATS for needle in needles}
-                                  | {"bearer"})),
+    # the words the formats start with (a word is a run of letters: `ghp_x1` holds `ghp`), and
+    # the prefixes glued to what follows (`AKIAZ7...`, `AIzaSy...`, `eyJhbG...`) as substrings
+    "secret:format": ("ghp", "gho", "ghu", "ghs", "ghr", "github & pat", "glpat", "sk|rk & live|test", "sk", "xoxa",
+                      "xoxb", "xoxo", "xoxp", "xoxr", "xoxs", "hooks & slack", "hf", "npm", "sg", "private & key",
+                      "bearer", "=akia", "=asia", "=abia", "=acca", "=aiza", "=eyj"),
     "secret:assignment": ("key", "apikey", "secret", "token", "password", "passwd", "pwd", "passphrase"),
 }
 
 
-@functools.lru_cache(maxsize=16384)
 def find_secrets(text: str) -> tuple[SecretMatch, ...]:
     if len(text) < 16:
         return ()

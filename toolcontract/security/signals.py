@@ -111,7 +111,9 @@ GATES: dict[str, tuple[str, ...]] = {
     "chat-template-token": ("<|", "[inst", "[/inst", "<<sys", "<</sys"),
     "role-tag": ("<",),
     "pseudo-tag": ("<",),
-    "authority-header": ("system", "admin", "administrator", "developer", "root", "security", "||", "["),
+    "authority-header": ("system|admin|administrator|developer|root|security & override|overrides|instruction|"
+                         "instructions|prompt|prompts|message|messages|directive|directives|command|commands|notice|"
+                         "notices|update|updates", "||", "[", "system:", "developer:"),
     "html-comment": ("<!--",),
     "override-instructions": ("ignore", "disregard", "forget", "override", "overrule", "supersede"),
     "bypass-safety": ("bypass", "circumvent", "evade", "around"),
@@ -121,10 +123,12 @@ GATES: dict[str, tuple[str, ...]] = {
                       "user & know|see|notice|told|find"),
     "deceive-presentation": ("as & if|though", "look & like", "act & like|as", "pretend"),
     "claimed-approval": ("approved", "authorized", "authorised", "consented", "preapproved", "preauthorized",
-                         "confirmation", "permission", "approval", "consent", "authorization", "authorisation"),
-    "skip-confirmation": ("without",),
-    "role-reassignment": ("you & now", "from & now", "pretend", "your & new", "mode"),
-    "new-behaviour": ("you & will|must|shall",),
+                         "ask|request|seek|wait|prompt & confirmation|permission|approval|consent|authorization|"
+                         "authorisation"),
+    "skip-confirmation": ("without & confirmation|permission|approval|consent",),
+    "role-reassignment": ("you & now", "from & now", "pretend", "your & new",
+                          "mode & developer|god|admin|jailbreak|dan|unrestricted"),
+    "new-behaviour": ("you & speak|respond|reply|answer|talk",),
     "dictate-reply": ("instead|always|only & reply|respond|answer|say|tell|return",),
     "execute-order": ("execute|run & command|commands|code|script|scripts",),
     "pressure": ("must", "have", "need", "required", "before", "never", "always", "forbidden"),
@@ -135,9 +139,9 @@ GATES: dict[str, tuple[str, ...]] = {
                        "option",),
     "failure-threat": ("otherwise & fail|work|break|error",),
     "forbid-other": ("never|not|t|forbidden & use|call|invoke|run",),
-    "credential-location": ("~/.", ".ssh", "id_", ".aws", ".git-credentials", "/etc/", ".env", "*.", ".pem", ".p12",
-                            ".pfx", ".kdbx", "wallet.dat", "keychain", "credentials.json"),
-    "cloud-metadata": ("169.254.169.254", "metadata.google", "100.100.100.200", "fd00:ec2", "meta-data",
+    "credential-location": ("~/.", ".ssh", "id & rsa|dsa|ecdsa|ed25519", ".aws", ".git-credentials", "/etc/", ".env",
+                            "*.", ".pem", ".p12", ".pfx", ".kdbx", "wallet & dat", "keychain", "credentials & json"),
+    "cloud-metadata": ("169.254.169.254", "metadata & google", "100.100.100.200", "fd & ec", "meta & data",
                        "computemetadata"),
     "history-argument": ("message", "messages", "conversation", "chat", "prompt", "prompts", "history"),
     "collect-sensitive": ("extract", "extracts", "collect", "collects", "index", "indexes", "harvest", "harvests",
@@ -146,9 +150,17 @@ GATES: dict[str, tuple[str, ...]] = {
     "exfiltration-word": ("exfiltrate", "exfiltrates", "exfiltrated", "exfiltrating", "exfiltration", "harvested",
                           "steal", "steals", "stealing", "siphon", "siphons", "siphoned", "siphoning", "attacker"),
     "external-sink": ("://", "@", "remote", "remotely", "external", "externally", "outside", "third", "offsite",
-                      "off-site", "attacker", "our", "cloud", ".com", ".net", ".org", ".io", ".xyz", ".ru", ".cn",
+                      "off & site", "attacker", "our", "cloud", ".com", ".net", ".org", ".io", ".xyz", ".ru", ".cn",
                       ".info", ".biz", ".top", ".site", ".online", ".me", ".cc"),
     "network-pipe": ("nc", "ncat", "netcat", "/dev/tcp", "curl", "wget"),
+    "sensitive-data": ("apikey", "apikeys", "credential", "credentials", "password", "passwords", "passphrase",
+                       "passphrases", "secret", "secrets", "token", "tokens", "cookies", "phi", "clipboard",
+                       "keystrokes", "api|private|ssh & key|keys", "private|confidential & information|data",
+                       "master & password", "credit|card & card|cards|number|numbers", "social & security",
+                       "account & number|numbers", "environment|env & variables|vars",
+                       "conversation|chat|browsing|browser|location|search & history|context|log|logs",
+                       "system & prompt", "user & messages", "personal & data", "machine & fingerprint",
+                       "mac & address|addresses"),
 }
 def _s(id: str, category: str, weight: int, meaning: str, pattern: str, flags: int = _I) -> Signal:
     return Signal(id, category, weight, meaning, re.compile(pattern, flags), id in GATES)
@@ -382,7 +394,6 @@ def _matches(signals: tuple[Signal, ...], view: View) -> list[Match]:
     return found
 
 
-@functools.lru_cache(maxsize=16384)
 def injection_score(text: str) -> Score:
     if len(text) < 8:
         return NOTHING
@@ -398,6 +409,8 @@ def injection_score(text: str) -> Score:
 
 
 _SHADOWING_IDS = frozenset(s.id for s in SHADOWING)
+INJECTION_IDS = frozenset(s.id for s in INJECTION)
+EXFILTRATION_IDS = frozenset(s.id for s in EXFILTRATION)
 
 
 def credential_in_name(name: str) -> bool:
@@ -451,7 +464,6 @@ def shadowing_score(text: str, own_name: str | None) -> Score:
     return _strongest(found) if found else NOTHING
 
 
-@functools.lru_cache(maxsize=16384)
 def exfiltration_score(text: str, kind: str) -> Score:
     """`kind` is the surface kind: a credential word in a property name is an access request."""
     if len(text) < 4:
