@@ -453,7 +453,8 @@ def openai_strict_compatible(schema: Any) -> bool:
         return False
 
 
-def _openai_function(tool: _Tool) -> tuple[dict[str, Any], bool]:
+def _name_and_description(tool: _Tool) -> dict[str, Any]:
+    """The `name` and `description` members every non-MCP target starts with."""
     out: dict[str, Any] = {}
     name = tool.name()
     if name is not None:
@@ -461,6 +462,11 @@ def _openai_function(tool: _Tool) -> tuple[dict[str, Any], bool]:
     description = tool.description()
     if description:
         out["description"] = description
+    return out
+
+
+def _openai_function(tool: _Tool) -> tuple[dict[str, Any], bool]:
+    out = _name_and_description(tool)
     required = tool.target == "openai-responses"  # Responses requires `parameters` (null allowed)
     schema = tool.input_schema(required=required, no_root_combinators=True)
     if schema is not None:
@@ -488,13 +494,7 @@ def _write_openai_responses(tool: _Tool) -> dict[str, Any]:
 
 
 def _write_anthropic(tool: _Tool) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    name = tool.name()
-    if name is not None:
-        out["name"] = name
-    description = tool.description()
-    if description:
-        out["description"] = description
+    out = _name_and_description(tool)
     schema = tool.input_schema(required=True, no_root_combinators=True)
     out["input_schema"] = schema
     if tool.has("examples"):
@@ -543,13 +543,7 @@ def _valid_examples(tool: _Tool, examples: list, schema: Any) -> list:
 
 
 def _write_gemini(tool: _Tool) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    name = tool.name()
-    if name is not None:
-        out["name"] = name
-    description = tool.description()
-    if description:
-        out["description"] = description
+    out = _name_and_description(tool)
     schema = tool.input_schema(required=False, no_root_combinators=False)
     if schema is not None:
         out["parametersJsonSchema"] = schema
