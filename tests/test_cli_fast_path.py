@@ -45,6 +45,8 @@ PLAIN = [
     ["lint", GOOD, "--select", "TC9", "--format", "text"],  # selection error: one line, exit 2
     ["lint", "/no/such/dir", "--format", "text"],  # missing path: one line, exit 2
     ["lint", GOOD, ERROR_FILE, GOOD, "--format", "text"],
+    ["lint", BAD, "--jobs", "2", "--format", "json"],
+    ["lint", BAD, "-j", "1", "--format=text", "--jobs=3"],  # the last one counts
 ]
 
 
@@ -75,6 +77,9 @@ OTHERS = [
     ["lint", GOOD, "--exit-zero=1"],
     ["lint", "--", GOOD],
     ["lint", "-x", GOOD],
+    ["lint", GOOD, "--jobs", "two"],
+    ["lint", GOOD, "-j", "-1"],
+    ["lint", GOOD, "--jobs="],
 ]
 
 

@@ -171,11 +171,13 @@ def run_lint(
     config: Optional[str] = None,
     no_config: bool = False,
     output: Optional[str] = None,
+    jobs: int = 0,
 ) -> int:
     """`lint` after its arguments are parsed (by Typer, or by `_plain_lint_arguments`): the exit code.
 
     Command-line options win over the configuration file; `fail_on=None` means the
-    configuration's `fail-on`, else "error".
+    configuration's `fail-on`, else "error". `jobs` 0 picks the number of processes
+    (see toolcontract.lint.parallel); 1 lints in this process.
     """
     from toolcontract.lint.engine import Selection, SelectionError, all_rules, lint_files
     from toolcontract.model import Severity
@@ -195,7 +197,10 @@ def run_lint(
         severity={code: Severity.parse(level) for code, level in cfg.severity.items()},
     )
     try:
-        selection.validate(all_rules())
+        try:
+            selection.validate(all_rules(files_only=True))
+        except SelectionError:  # a code of a change or conversation rule (e.g. TC71 with --locked)
+            selection.validate(all_rules())
     except SelectionError as exc:
         raise UsageFailure(f"toolcontract: {exc}") from None
     fail_on = fail_on or cfg.fail_on or "error"
@@ -217,7 +222,13 @@ def run_lint(
         selection = replace(selection, per_file_ignores={p: c for p, c in ignored.items() if c})
     # servers answer before anything is printed: one that cannot is exit 2, as a missing file is
     live = [fetch_live(command, mcp_timeout) for command in dict.fromkeys(mcp_stdio or ())]
-    result = lint_files(files, selection, DEFAULT_LIMITS, input_format=input_format, overlays=overlays)
+    if locked or lock_file is not None or live:
+        jobs = 1  # the lock check reads every loaded tool; a live fetch may leave threads behind
+    elif jobs == 0:
+        from toolcontract.lint.parallel import default_jobs
+
+        jobs = default_jobs(len(files))
+    result = lint_files(files, selection, DEFAULT_LIMITS, input_format=input_format, overlays=overlays, jobs=jobs)
     if live:  # a server's tool list is read as MCP, whatever --input-format says of the files
         live_result = lint_files([(tools.label, tools.json_text.encode("utf-8")) for tools in live], selection,
                                  DEFAULT_LIMITS, input_format="mcp" if "mcp" in FORMATS else None)
@@ -295,6 +306,8 @@ _LINT_OPTIONS = {
     "--input-format": ("input_format", None),
     "--fail-on": ("fail_on", frozenset(FAIL_ON)),
     "--format": ("output_format", frozenset(FORMATS)),
+    "--jobs": ("jobs", "count"),
+    "-j": ("jobs", "count"),
 }
 
 
@@ -309,7 +322,7 @@ def _plain_lint_arguments(argv: list[str]) -> Optional[dict]:
     if not argv or argv[0] != "lint" or os.name == "nt" or "_TOOLCONTRACT_COMPLETE" in os.environ:
         return None  # click expands wildcards on Windows and serves shell completion: let it
     parsed: dict = {"paths": [], "select": None, "ignore": None, "fail_on": None,
-                    "output_format": None, "exit_zero": False, "target": None, "input_format": None}
+                    "output_format": None, "exit_zero": False, "target": None, "input_format": None, "jobs": 0}
     tokens = iter(argv[1:])
     for token in tokens:
         if token == "--exit-zero":
@@ -323,6 +336,11 @@ def _plain_lint_arguments(argv: list[str]) -> Optional[dict]:
                 if value is None or (value.startswith("-") and value != "-"):
                     return None
             keyword, allowed = _LINT_OPTIONS[name]
+            if allowed == "count":
+                if not value.isdigit() or not value.isascii():
+                    return None
+                parsed[keyword] = int(value)
+                continue
             if not value or (allowed is not None and value not in allowed):
                 return None
             if keyword == "input_format":

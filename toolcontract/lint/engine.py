@@ -64,6 +64,9 @@ class Rule:
     # portability rules: the surfaces (see SURFACES) the rule speaks for. Such a rule runs
     # only when `--target` names one of them, as check(tool, surfaces) with those named.
     surfaces: tuple[str, ...] = ()
+    # set rules: the descriptor fields (native names, scalars) their check reads of each tool. A
+    # parallel run (lint_files(jobs=N)) hands them light tool views that carry only these fields.
+    reads: tuple[str, ...] = ()
 
     @property
     def bad_examples(self) -> tuple[Bad, ...]:
@@ -90,6 +93,7 @@ def rule(
     examples: tuple[Bad | Good, ...],
     scope: str = "tool",
     surfaces: tuple[str, ...] = (),
+    reads: tuple[str, ...] = (),
 ) -> Callable:
     """Register the decorated function as the check of a new rule."""
 
@@ -99,16 +103,26 @@ def rule(
         unknown = set(surfaces) - set(SURFACES)
         if unknown:
             raise ValueError(f"rule {id}: unknown surfaces {sorted(unknown)}")
-        REGISTRY[id] = Rule(id, name, summary, rationale, severity, examples, scope, check, tuple(surfaces))
+        if scope == "set" and not reads:
+            raise ValueError(f"rule {id}: a set rule names the fields it reads (`reads`)")
+        REGISTRY[id] = Rule(id, name, summary, rationale, severity, examples, scope, check, tuple(surfaces),
+                            tuple(reads))
         return check
 
     return register
 
 
-def all_rules() -> dict[str, Rule]:
-    """Every rule, by id, in id order (importing the rule families registers them)."""
-    from toolcontract.lint import rules  # noqa: F401  (registration side effect)
+def all_rules(files_only: bool = False) -> dict[str, Rule]:
+    """Every rule, by id, in id order (importing the rule families registers them).
 
+    `files_only`: just the rules `lint` runs on files (scopes load, document, tool, set),
+    without importing the change and conversation families.
+    """
+    from toolcontract.lint.rules import FILE_SCOPES, load
+
+    load(everything=not files_only)
+    if files_only:
+        return dict(sorted((i, r) for i, r in REGISTRY.items() if r.scope in FILE_SCOPES))
     return dict(sorted(REGISTRY.items()))
 
 
@@ -193,81 +207,35 @@ def lint_files(
     limits: Limits = DEFAULT_LIMITS,
     input_format: str | None = None,
     overlays: Mapping[str, tuple[str, bytes | LoadError]] | None = None,
+    jobs: int = 1,
 ) -> LintResult:
     """Lint files given as (path, content). Content is bytes, or the LoadError met reading it.
 
     `input_format` forces a format instead of detecting it; `overlays` maps a provider
     file's path to its contract overlay (path, content).
+
+    `jobs` > 1 lints the files in that many processes (see toolcontract.lint.parallel):
+    the findings are the same, but the result's documents and tool views are then
+    light copies (path and text; the fields set rules read) rather than the loaded ones.
     """
-    from toolcontract.sources.reader import read_tools
+    plan = _Plan.of(selection, input_format, overlays, limits)
+    files = list(files)
+    if jobs > 1:
+        from toolcontract.lint.parallel import lint_in_processes
 
-    rules = all_rules()
-    active = [r for r in rules.values() if selection.enabled(r.id)]
-    active = [r for r in active if not r.surfaces or selection.surfaces_for(r)]
-    doc_rules = [r for r in active if r.scope == "document"]
-    tool_rules = [(r, selection.surfaces_for(r)) for r in active if r.scope == "tool"]
-    set_rules = [r for r in active if r.scope == "set"]
-    parse_rule, duplicate_rule, structure_rule = rules["TC000"], rules["TC001"], rules["TC002"]
-
+        chunks = lint_in_processes(files, plan, jobs)
+    else:
+        chunks = [plan.lint_chunk(files)]
     findings: list[Finding] = []
     documents: dict[str, Document] = {}
     views: list[ToolView] = []
     count = 0
-    overlay_paths = {overlay_path for overlay_path, _ in overlays.values()} if overlays else set()
-    for path, content in files:
-        if path in overlay_paths:
-            continue  # linted with its provider file, below
-        count += 1
-        try:
-            if isinstance(content, LoadError):
-                raise content
-            document = load_bytes(content, path, limits)
-        except LoadError as error:
-            if selection.enabled(parse_rule.id):
-                hit = Hit(message=error.message)
-                findings.append(
-                    Finding(path, error.line, error.column, parse_rule.id, parse_rule.name,
-                            selection.severity_of(parse_rule, hit), error.message)
-                )
-            continue
-        documents[path] = document
-        if selection.enabled(duplicate_rule.id):
-            findings.extend(_duplicates(document, duplicate_rule, selection))
-        overlay = None
-        if overlays and path in overlays:
-            overlay_path, overlay_content = overlays[path]
-            count += 1
-            try:
-                if isinstance(overlay_content, LoadError):
-                    raise overlay_content
-                overlay = load_bytes(overlay_content, overlay_path, limits)
-                documents[overlay_path] = overlay
-                if selection.enabled(duplicate_rule.id):
-                    findings.extend(_duplicates(overlay, duplicate_rule, selection))
-            except LoadError as error:
-                if selection.enabled(parse_rule.id):
-                    findings.append(Finding(overlay_path, error.line, error.column, parse_rule.id, parse_rule.name,
-                                            selection.severity_of(parse_rule, Hit()), error.message))
-        read = read_tools(document, input_format, overlay)
-        if read.format == "native":
-            for r in doc_rules:
-                for hit in r.check(document):
-                    pointer = _pointer(hit.path)
-                    findings.append(_finding(r, hit, document, pointer, None, selection.severity_of(r, hit)))
-        if selection.enabled(structure_rule.id):
-            for problem in read.problems:
-                problem_document, pointer, message = problem
-                hit = Hit(message=message, anchor=getattr(problem, "anchor", "auto"))
-                findings.append(_finding(structure_rule, hit, problem_document, pointer, None,
-                                         selection.severity_of(structure_rule, hit)))
-        tools = read.tools
-        views.extend(tools)
-        for tool in tools:
-            for r, surfaces in tool_rules:
-                for hit in (r.check(tool, surfaces) if r.surfaces else r.check(tool)):
-                    doc, pointer = tool.locate(hit.path)
-                    findings.append(_finding(r, hit, doc, pointer, tool.name, selection.severity_of(r, hit)))
-    for r in set_rules:
+    for chunk in chunks:
+        findings.extend(chunk.findings)
+        documents.update(chunk.documents)
+        views.extend(chunk.views)
+        count += chunk.files
+    for r in plan.set_rules:
         for tool, hit in r.check(views):
             doc, pointer = tool.locate(hit.path)
             findings.append(_finding(r, hit, doc, pointer, tool.name, selection.severity_of(r, hit)))
@@ -275,8 +243,117 @@ def lint_files(
 
     if selection.per_file_ignores:
         findings = [f for f in findings if not selection.ignored_in(f.path, f.rule)]
-    findings = suppress(findings, documents, selection, rules)
+    findings = suppress(findings, documents, selection, plan.rules)
     return LintResult(findings, count, len(views), documents, views)
+
+
+@dataclass
+class Chunk:
+    """What linting some of the files found, before set rules and suppressions."""
+
+    findings: list[Finding]
+    documents: dict[str, Document]
+    views: list[ToolView]
+    files: int
+
+
+@dataclass
+class _Plan:
+    """The rules of one lint run, sorted by scope, and how to run them on a list of files."""
+
+    selection: Selection
+    rules: dict[str, Rule]
+    doc_rules: list[Rule]
+    tool_rules: list[tuple[Rule, tuple[str, ...]]]
+    set_rules: list[Rule]
+    input_format: str | None
+    overlays: Mapping[str, tuple[str, bytes | LoadError]] | None
+    limits: Limits
+
+    @classmethod
+    def of(cls, selection: Selection, input_format: str | None, overlays, limits: Limits) -> "_Plan":
+        rules = all_rules(files_only=True)
+        active = [r for r in rules.values() if selection.enabled(r.id)]
+        active = [r for r in active if not r.surfaces or selection.surfaces_for(r)]
+        return cls(
+            selection, rules,
+            doc_rules=[r for r in active if r.scope == "document"],
+            tool_rules=[(r, selection.surfaces_for(r)) for r in active if r.scope == "tool"],
+            set_rules=[r for r in active if r.scope == "set"],
+            input_format=input_format, overlays=overlays, limits=limits,
+        )
+
+    @property
+    def set_fields(self) -> tuple[str, ...]:
+        """The descriptor fields the active set rules read (see Rule.reads)."""
+        return tuple(dict.fromkeys(f for r in self.set_rules for f in r.reads))
+
+    def lint_chunk(self, files: Iterable[tuple[str, bytes | LoadError]]) -> Chunk:
+        """Load each file and run the document and tool rules on it."""
+        from toolcontract.sources.reader import read_tools
+
+        selection, limits, overlays = self.selection, self.limits, self.overlays
+        rules = self.rules
+        parse_rule, duplicate_rule, structure_rule = rules["TC000"], rules["TC001"], rules["TC002"]
+        findings: list[Finding] = []
+        documents: dict[str, Document] = {}
+        views: list[ToolView] = []
+        count = 0
+        overlay_paths = {overlay_path for overlay_path, _ in overlays.values()} if overlays else set()
+        for path, content in files:
+            if path in overlay_paths:
+                continue  # linted with its provider file, below
+            count += 1
+            try:
+                if isinstance(content, LoadError):
+                    raise content
+                document = load_bytes(content, path, limits)
+            except LoadError as error:
+                if selection.enabled(parse_rule.id):
+                    hit = Hit(message=error.message)
+                    findings.append(
+                        Finding(path, error.line, error.column, parse_rule.id, parse_rule.name,
+                                selection.severity_of(parse_rule, hit), error.message)
+                    )
+                continue
+            documents[path] = document
+            if selection.enabled(duplicate_rule.id):
+                findings.extend(_duplicates(document, duplicate_rule, selection))
+            overlay = None
+            if overlays and path in overlays:
+                overlay_path, overlay_content = overlays[path]
+                count += 1
+                try:
+                    if isinstance(overlay_content, LoadError):
+                        raise overlay_content
+                    overlay = load_bytes(overlay_content, overlay_path, limits)
+                    documents[overlay_path] = overlay
+                    if selection.enabled(duplicate_rule.id):
+                        findings.extend(_duplicates(overlay, duplicate_rule, selection))
+                except LoadError as error:
+                    if selection.enabled(parse_rule.id):
+                        findings.append(Finding(overlay_path, error.line, error.column, parse_rule.id, parse_rule.name,
+                                                selection.severity_of(parse_rule, Hit()), error.message))
+            read = read_tools(document, self.input_format, overlay)
+            if read.format == "native":
+                for r in self.doc_rules:
+                    for hit in r.check(document):
+                        pointer = _pointer(hit.path)
+                        findings.append(_finding(r, hit, document, pointer, None, selection.severity_of(r, hit)))
+            if selection.enabled(structure_rule.id):
+                for problem in read.problems:
+                    problem_document, pointer, message = problem
+                    hit = Hit(message=message, anchor=getattr(problem, "anchor", "auto"))
+                    findings.append(_finding(structure_rule, hit, problem_document, pointer, None,
+                                             selection.severity_of(structure_rule, hit)))
+            tools = read.tools
+            views.extend(tools)
+            for tool in tools:
+                for r, surfaces in self.tool_rules:
+                    for hit in (r.check(tool, surfaces) if r.surfaces else r.check(tool)):
+                        doc, pointer = tool.locate(hit.path)
+                        findings.append(_finding(r, hit, doc, pointer, tool.name, selection.severity_of(r, hit)))
+        return Chunk(findings, documents, views, count)
 
 
 def _duplicates(document: Document, rule: Rule, selection: Selection) -> Iterator[Finding]:

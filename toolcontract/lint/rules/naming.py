@@ -164,4 +164,5 @@ rule(
         ),
     ),
     scope="set",
+    reads=("name",),
 )(_name_duplicates)

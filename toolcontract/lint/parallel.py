@@ -1,0 +1,176 @@
+"""Linting files in several processes: `lint_files(..., jobs=N)`, `toolcontract lint --jobs N`.
+
+Loading a descriptor and running the per-file rules on it is pure Python, so one
+process uses one core. With N jobs the files (after the first, which the parent
+lints alone so that lazily built tables — the metaschema validator, compiled
+signals — exist before the fork and are shared) are cut into N runs of about equal
+size in bytes. The parent forks N-1 children, lints the first run itself, and reads
+each child's findings back through a pipe. What crosses the pipe is small and plain:
+
+- the findings (before suppressions and set rules, which the parent applies to all);
+- each loaded file's path and text (reporters show source lines; suppression
+  comments are read from the text);
+- for each tool, the fields the active set rules read (`Rule.reads`) and, for each,
+  where it is written — so set rules (TC104) see every tool of the run.
+
+The result's documents and views from children are therefore light copies
+(`LightDocument`); callers that need the loaded data (lock, convert) lint serially.
+
+A child that fails in any way (an exception, a crash, a short read) costs nothing
+but time: the parent lints that run itself, so the findings are those of a serial
+run. Only `fork` is used (Linux and the BSDs; elsewhere, and in a process that
+already runs other threads, linting stays serial).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from toolcontract.descriptor import ToolView
+from toolcontract.sources.document import Document
+
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcontract.lint.engine import Chunk, _Plan
+
+# below this many files a fork costs more than it saves
+MIN_FILES = 48
+ANCHORS = ("auto", "key", "value")
+
+
+def can_fork() -> bool:
+    """Whether this process may fork workers: a fork-safe platform and no other threads."""
+    if not hasattr(os, "fork") or not (sys.platform.startswith("linux") or "bsd" in sys.platform):
+        return False
+    threading = sys.modules.get("threading")
+    return threading is None or threading.active_count() <= 1
+
+
+def default_jobs(file_count: int) -> int:
+    """Jobs for `--jobs 0` (auto): the usable cores, when there are enough files to share."""
+    if file_count < MIN_FILES or not can_fork():
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 8, file_count // (MIN_FILES // 2)))
+
+
+@dataclass(eq=False)
+class LightDocument(Document):
+    """A document linted in another process: its path and text, and the positions
+    (pointer, anchor) -> (line, column) that set rules may ask for."""
+
+    positions: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+
+    def locate(self, pointer: str, anchor: str = "auto") -> tuple[int, int]:
+        return self.positions.get((pointer, anchor)) or self.positions.get((pointer, "value")) or (1, 1)
+
+
+def lint_in_processes(files: list, plan: "_Plan", jobs: int) -> list["Chunk"]:
+    """Chunks of findings for `files`, linted in up to `jobs` processes, in file order."""
+    if jobs <= 1 or len(files) < 2 or not can_fork():
+        return [plan.lint_chunk(files)]
+    first = plan.lint_chunk(files[:1])  # warms lazy tables before they are copied into the children
+    runs = _split(files[1:], jobs)
+    children = []
+    for run in runs[1:]:
+        read_end, write_end = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:  # no more processes: lint this run here
+            os.close(read_end)
+            os.close(write_end)
+            children.append((None, None, run))
+            continue
+        if pid == 0:  # the child: lint, send, and leave without running the parent's exit handlers
+            os.close(read_end)
+            status = 0
+            try:
+                payload = pickle.dumps(_pack(plan.lint_chunk(run), plan.set_fields), pickle.HIGHEST_PROTOCOL)
+            except BaseException:  # noqa: BLE001 - the parent redoes the run and reports for real
+                payload, status = b"", 1
+            try:
+                with os.fdopen(write_end, "wb") as out:
+                    out.write(payload)
+            finally:
+                os._exit(status)
+        os.close(write_end)
+        children.append((pid, read_end, run))
+    chunks = [first, plan.lint_chunk(runs[0])]
+    for pid, read_end, run in children:
+        chunk = None
+        if pid is not None:
+            with os.fdopen(read_end, "rb") as pipe:
+                payload = pipe.read()
+            _, status = os.waitpid(pid, 0)
+            if status == 0 and payload:
+                try:
+                    chunk = _unpack(pickle.loads(payload))
+                except Exception:  # noqa: BLE001 - a torn payload: redo the run here
+                    chunk = None
+        chunks.append(chunk if chunk is not None else plan.lint_chunk(run))
+    return chunks
+
+
+def _split(files: list, parts: int) -> list[list]:
+    """`files` cut into up to `parts` consecutive runs of about equal size in bytes."""
+    sizes = [len(content) if isinstance(content, (bytes, bytearray)) else 0 for _, content in files]
+    total = sum(sizes) or 1
+    runs: list[list] = []
+    start, acc = 0, 0
+    for index, size in enumerate(sizes):
+        acc += size
+        if len(runs) < parts - 1 and acc * parts >= total * (len(runs) + 1) and index + 1 < len(files):
+            runs.append(files[start:index + 1])
+            start = index + 1
+    runs.append(files[start:])
+    return [run for run in runs if run]
+
+
+def _pack(chunk: "Chunk", fields: tuple[str, ...]) -> tuple:
+    """A chunk as plain tuples: findings, (path, text) of each document, tools as set rules read them."""
+    positions: dict[str, dict[tuple[str, str], tuple[int, int]]] = {}
+
+    def where(document: Document, pointer: str) -> tuple[str, str]:
+        known = positions.setdefault(document.path, {})
+        if (pointer, "auto") not in known:
+            for anchor in ANCHORS:
+                known[(pointer, anchor)] = document.locate(pointer, anchor)
+        return document.path, pointer
+
+    documents = {path: document for path, document in chunk.documents.items()}
+    tools = []
+    for view in chunk.views:
+        documents.setdefault(view.document.path, view.document)
+        where(view.document, view.pointer)
+        data = {name: view.data[name] for name in fields if name in view.data}
+        located = {}
+        for name in fields:
+            document, pointer = view.locate((name,))
+            documents.setdefault(document.path, document)
+            located[name] = where(document, pointer)
+        tools.append((view.document.path, view.pointer, view.format, data, located))
+    texts = [(path, document.text, path in chunk.documents) for path, document in documents.items()]
+    return chunk.findings, texts, positions, tools, chunk.files
+
+
+def _unpack(payload: tuple) -> "Chunk":
+    from toolcontract.lint.engine import Chunk
+
+    findings, texts, positions, tools, files = payload
+    light = {path: LightDocument(path, text, None, positions=positions.get(path, {})) for path, text, _ in texts}
+    views = []
+    for path, pointer, format_, data, located in tools:
+        document = light[path]
+        sources = {name: (light[at_path], at_pointer) for name, (at_path, at_pointer) in located.items()}
+        views.append(ToolView(data, document, pointer, sources, format_))
+    documents = {path: light[path] for path, _, loaded in texts if loaded}
+    return Chunk(findings, documents, views, files)
+
+
+__all__ = ["LightDocument", "MIN_FILES", "can_fork", "default_jobs", "lint_in_processes"]
