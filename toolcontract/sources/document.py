@@ -1,10 +1,12 @@
 """Load YAML and JSON into plain data where every value knows its line and column.
 
-YAML is read from the parser's event stream (libyaml's C parser when present) and
-built straight into dicts and lists: PyYAML's composer makes a Python node object
-per value and costs several times more. Scalars resolve with the YAML 1.2 core
-schema, the one JSON Schema users and yaml-language-server expect (`no` and `on`
-stay strings, `1.2.0` stays a string). JSON is parsed by the C `json` module; its
+YAML in the common block subset that descriptors are written in is read by a small
+line-based reader (fastyaml.py), which builds exactly what the libyaml path builds and
+declines everything else. The rest is read from the parser's event stream (libyaml's
+C parser when present) and built straight into dicts and lists: PyYAML's composer
+makes a Python node object per value and costs several times more. Scalars resolve
+with the YAML 1.2 core schema, the one JSON Schema users and yaml-language-server
+expect (`no` and `on` stay strings, `1.2.0` stays a string). JSON is parsed by the C `json` module; its
 positions are found by a second scan only when a finding needs one.
 
 Nothing here raises anything but `LoadError` on bad input, and every limit is
@@ -20,20 +22,29 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
+from toolcontract.sources import fastyaml
 
-try:  # libyaml binding: about ten times faster than the pure-Python parser
-    from yaml.cyaml import CParser as _EventParser
-except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml.parser import Parser as _Parser
-    from yaml.reader import Reader as _Reader
-    from yaml.scanner import Scanner as _Scanner
 
-    class _EventParser(_Reader, _Scanner, _Parser):  # type: ignore[no-redef]
-        def __init__(self, stream):
-            _Reader.__init__(self, stream)
-            _Scanner.__init__(self)
-            _Parser.__init__(self)
+@functools.cache
+def _yaml():
+    """PyYAML and its event parser, imported when a text first needs them: the fast path
+    reads most descriptors alone, and importing PyYAML costs more than linting one."""
+    import yaml
+
+    try:  # libyaml binding: about ten times faster than the pure-Python parser
+        from yaml.cyaml import CParser as parser
+    except ImportError:  # pragma: no cover - depends on how PyYAML was built
+        from yaml.parser import Parser
+        from yaml.reader import Reader
+        from yaml.scanner import Scanner
+
+        class parser(Reader, Scanner, Parser):  # type: ignore[no-redef]
+            def __init__(self, stream):
+                Reader.__init__(self, stream)
+                Scanner.__init__(self)
+                Parser.__init__(self)
+
+    return yaml, parser
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +281,7 @@ def _tagged(tag: str, value: str, mark) -> Any:
     raise LoadError(f"unsupported YAML tag {tag!r}: only the core schema's tags are read", mark.line + 1, mark.column + 1)
 
 
-def _yaml_error(exc: yaml.YAMLError, text: str) -> LoadError:
+def _yaml_error(exc: Exception, text: str) -> LoadError:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None)
@@ -289,6 +300,22 @@ def _yaml_error(exc: yaml.YAMLError, text: str) -> LoadError:
 
 
 def _load_yaml(text: str, path: str, limits: Limits) -> Document:
+    document = _load_yaml_fast(text, path, limits)
+    return document if document is not None else _load_yaml_events(text, path, limits)
+
+
+def _load_yaml_fast(text: str, path: str, limits: Limits) -> Document | None:
+    """The common block-YAML subset read without libyaml (see fastyaml); None when the
+    text is outside it, and for every error, which only the event path reports."""
+    result = fastyaml.parse(text, limits.max_depth, _resolve_plain, _MAYBE_TYPED)
+    if result is None:
+        return None
+    data, values, keys, duplicates = result
+    return Document(path=path, text=text, data=data, duplicates=[DuplicateKey(*d) for d in duplicates],
+                    _values=values, _keys=keys)
+
+
+def _load_yaml_events(text: str, path: str, limits: Limits) -> Document:
     # One pass over libyaml's events. This loop runs once per node of every file,
     # so it keeps state in locals: the open container, its pointer, whether it is
     # a mapping, and the pending key (its pointer and position) of that mapping.
@@ -314,6 +341,7 @@ def _load_yaml(text: str, path: str, limits: Limits) -> Document:
     root: Any = None
     max_depth = limits.max_depth
     max_alias_nodes = limits.max_alias_nodes
+    yaml, event_parser = _yaml()
     scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
     mapping_start, sequence_start = yaml.MappingStartEvent, yaml.SequenceStartEvent
     mapping_end, sequence_end = yaml.MappingEndEvent, yaml.SequenceEndEvent
@@ -321,7 +349,7 @@ def _load_yaml(text: str, path: str, limits: Limits) -> Document:
 
     parser = None
     try:
-        parser = _EventParser(text)
+        parser = event_parser(text)
         get_event = parser.get_event
         while True:
             event = get_event()
