@@ -3,8 +3,10 @@
 Generates N cases (a mix of admitted, refused and executed calls against a
 handful of tools), runs `toolcontract assess LOG --tools TOOLS --format json`
 with stdout to a file, and reports the median wall time, the rate in cases/s,
-and the peak resident memory of the child. Running two sizes shows whether
-peak memory depends on the log's length (it should not: stream in, stream out).
+the peak resident memory of the child, and its CPU time (steadier than wall time
+on a shared machine). Running two sizes shows whether peak memory depends on the
+log's length (it should not: stream in, stream out); an empty log first gives the
+start-up cost every run pays.
 
     python bench/assess.py --sizes 10000,100000 --runs 3
 
@@ -109,19 +111,22 @@ def generate(folder: Path, n: int) -> tuple[Path, Path]:
     return log, tools
 
 
-def run_once(cmd: list[str], out_path: Path) -> tuple[float, int]:
-    """Wall seconds and the child's peak RSS in KiB (measured in a fresh wrapper process)."""
+def run_once(cmd: list[str], out_path: Path) -> tuple[float, int, float]:
+    """Wall seconds, the child's peak RSS in KiB and its CPU seconds (user + system), measured
+    in a fresh wrapper process. On a shared machine CPU time varies less than wall time."""
     wrapper = (
         "import resource, subprocess, sys;"
         f"r = subprocess.run({cmd!r}, stdout=open({str(out_path)!r}, 'wb'));"
-        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(r.returncode)"
+        "u = resource.getrusage(resource.RUSAGE_CHILDREN);"
+        "print(u.ru_maxrss, u.ru_utime + u.ru_stime); sys.exit(r.returncode)"
     )
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", wrapper], capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     if proc.returncode not in (0, 1):
         raise SystemExit(f"assess failed ({proc.returncode}): {proc.stderr.strip()}")
-    return elapsed, int(proc.stdout.strip().splitlines()[-1])
+    peak, cpu = proc.stdout.strip().splitlines()[-1].split()
+    return elapsed, int(peak), float(cpu)
 
 
 def shape_gate_cost(n: int = 200_000) -> float:
@@ -151,17 +156,22 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(args.keep or tmp)
         print(f"shape gate: {shape_gate_cost():.2f} µs per call (compiled jsonschema-rs validator)")
-        for n in sizes:
+        for n in [0, *sizes]:  # N=0: an empty log, the start-up cost every run pays
             log, tools = generate(folder, n)
-            times, peaks = [], []
+            times, peaks, cpus = [], [], []
             for _ in range(args.runs):
-                seconds, peak = run_once([*exe, "assess", str(log), "--tools", str(tools), "--format", "json"],
-                                         folder / "out.json")
+                seconds, peak, cpu = run_once([*exe, "assess", str(log), "--tools", str(tools), "--format", "json"],
+                                              folder / "out.json")
                 times.append(seconds)
                 peaks.append(peak)
-            median = statistics.median(times)
+                cpus.append(cpu)
+            median, cpu = statistics.median(times), statistics.median(cpus)
+            if n == 0:
+                print(f"start-up (empty log): median {median:.2f} s wall, {cpu:.2f} s CPU over {args.runs} runs")
+                continue
             print(f"N={n:>7}: median {median:.2f} s over {args.runs} runs -> {n / median:,.0f} cases/s; "
-                  f"peak RSS {max(peaks) / 1024:.1f} MiB; log {log.stat().st_size / 1e6:.1f} MB")
+                  f"peak RSS {max(peaks) / 1024:.1f} MiB; log {log.stat().st_size / 1e6:.1f} MB; "
+                  f"CPU {cpu:.2f} s -> {n / cpu:,.0f} cases/s of CPU")
             json.loads((folder / "out.json").read_text())  # the streamed output is one valid JSON document
 
 

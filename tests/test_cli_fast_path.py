@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import BAD_DIR, GOOD_DIR
+from conftest import BAD_DIR, GOOD_DIR, REPO
 from toolcontract import cli
 
 WARNING_ONLY = str(BAD_DIR / "TC103-version-missing.yaml")
@@ -100,3 +100,44 @@ def test_fast_path_does_not_import_pydantic():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stderr.split() == ["0", "False"]
+
+
+# ---------------------------------------------------------------- assess
+
+INVOCATIONS = str(REPO / "fixtures" / "invocations")
+LOGS = REPO / "fixtures" / "logs"
+ONE_LOG = str(sorted(LOGS.glob("*.jsonl"))[0])
+TRANSCRIPTS = str(REPO / "fixtures" / "transcripts")
+
+PLAIN_ASSESS = [
+    ["assess", INVOCATIONS, "--format", "json"],
+    ["assess", INVOCATIONS, "--format=text", "-v"],
+    ["assess", INVOCATIONS, "--format", "junit", "--fail-on", "effect_unknown", "--fail-on=blocked"],
+    ["assess", INVOCATIONS, "--format", "text", "--fail-on", "effect_unknown,allowed"],
+    ["assess", INVOCATIONS, "--format", "text", "--fail-on", "nonsense"],  # exit 2, one line
+    ["assess", ONE_LOG, "--tools", str(REPO / "fixtures" / "descriptors" / "good"), "--format", "json"],
+    ["assess", TRANSCRIPTS, "--format", "text", "--verbose"],
+    ["assess", "/no/such/fixture.yaml", "--format", "text"],
+]
+
+
+@pytest.mark.parametrize("argv", PLAIN_ASSESS, ids=_id)
+def test_plain_assess_calls_take_the_fast_path_and_match_typer(argv, capsys, monkeypatch):
+    assert cli._plain_assess_arguments(argv) is not None
+    fast, typer_path = _both(argv, capsys, monkeypatch)
+    assert fast == typer_path
+
+
+@pytest.mark.parametrize("argv", [
+    ["assess"],
+    ["assess", "--help"],
+    ["assess", INVOCATIONS, "--format", "sarif"],
+    ["assess", INVOCATIONS, "--context", "ctx.yaml"],
+    ["assess", INVOCATIONS, "--max-rounds", "3"],
+    ["assess", INVOCATIONS, "--tools"],
+    ["assess", INVOCATIONS, "--fail-on="],
+    ["assess", "--", INVOCATIONS],
+    ["lint", INVOCATIONS, "-v"],
+], ids=_id)
+def test_other_assess_calls_are_left_to_typer(argv):
+    assert cli._plain_assess_arguments(argv) is None

@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toolcontract.assess.gates import GATES, Admission, as_id
+from toolcontract.assess.fastinit import frozen_init
 from toolcontract.model import EffectState, Gate, NextStep, Observation, Outcome, Record
 
 TASK_ACCEPTANCE = "task acceptance"
 
 
+@frozen_init
 @dataclass(frozen=True)
 class Classification:
     outcome: Outcome
@@ -33,6 +35,9 @@ _ADMISSION_NEXT = {
     Gate.TARGET: NextStep.OBSERVE_TARGET,
     Gate.ENVIRONMENT: NextStep.STOP_OR_ESCALATE,
 }
+
+
+_GATE_NAMES = tuple((g, g.value) for g, _ in GATES)
 
 
 def effective_sent(record: Record) -> bool | None:
@@ -64,7 +69,7 @@ def classify(admission: Admission, record: Record | None, observation: Observati
     # ---- admission refused
     if refusal is not None:
         reached = {v.gate for v in admission.trail}
-        later = [g.value for g, _ in GATES if g not in reached]
+        later = [name for g, name in _GATE_NAMES if g not in reached]
         if later:
             unverified.append(f"gates not reached: {', '.join(later)}")
         if record is not None:
@@ -94,7 +99,7 @@ def classify(admission: Admission, record: Record | None, observation: Observati
 
     reasons: list[str] = []
     candidate_id = None if call.candidate.id is None else as_id(call.candidate.id)  # ids compare as strings
-    target_id = call.target_value("id")
+    target_id = call.targets.get("id")
 
     # ---- 1. correlation
     if candidate_id is None:
@@ -185,7 +190,7 @@ def classify(admission: Admission, record: Record | None, observation: Observati
                          ["the return does not match output_schema", *errors[:20], *_effect_reason(effect)], unverified)
     if not consequential:
         return _done(Outcome.SUCCEEDED, EffectState.NONE, NextStep.NONE,
-                     [f"a {tool.effect.value} tool returned: the return suffices" if tool.effect else "returned"],
+                     [f"a {tool.effect_value} tool returned: the return suffices" if tool.effect else "returned"],
                      ["freshness and completeness of the returned data", *unverified])
     if readback is None:
         return _done(Outcome.NEEDS_EVIDENCE, EffectState.UNVERIFIED, NextStep.READ_BACK,

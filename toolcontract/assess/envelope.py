@@ -9,12 +9,14 @@ drift apart; `model_view.omitted` names what the model does not see.
 from __future__ import annotations
 
 import json
+import operator
 from dataclasses import dataclass
 from typing import Any
 
 from toolcontract.assess.classify import Classification, classify
-from toolcontract.assess.gates import GATES, Admission, admit, as_id
+from toolcontract.assess.gates import _PASSED, GATES, Admission, admit, as_id
 from toolcontract.assess.registry import Registry
+from toolcontract.assess.fastinit import frozen_init
 from toolcontract.model import Case, EffectState, Gate, NextStep, Outcome
 
 MODEL_VIEW_LIMIT = 4000  # characters of a return shown to the model
@@ -33,6 +35,7 @@ _ERROR_OUTCOMES = {Outcome.REJECTED, Outcome.REQUIRES_APPROVAL, Outcome.BLOCKED,
                    Outcome.CANCELLED, Outcome.EFFECT_UNKNOWN}
 
 
+@frozen_init
 @dataclass(frozen=True)
 class Envelope:
     case_id: str
@@ -83,17 +86,53 @@ def is_error(outcome: Outcome, effect: EffectState, at_admission: bool) -> bool:
     return False
 
 
+_GATE_NAMES = tuple(g for g, _ in GATES)
+
+
+# the shared passing verdicts (most of every trail) and the steps they and unreached gates give
+_PASSED_SEQ = tuple(_PASSED[g] for g in _GATE_NAMES)
+_PASSED_STEPS = tuple({"gate": str(g), "result": "passed"} for g in _GATE_NAMES)  # as Verdict.as_dict() gives
+_NOT_REACHED_STEPS = tuple({"gate": g, "result": "not_reached"} for g in _GATE_NAMES)
+_gate_of = operator.attrgetter("gate")
+
+
 def _trail(admission: Admission) -> tuple[dict, ...]:
-    reached = [v.as_dict() for v in admission.trail]
-    done = {v.gate for v in admission.trail}
-    return tuple(reached + [{"gate": g, "result": "not_reached"} for g, _ in GATES if g not in done])
+    trail = admission.trail
+    reached = len(trail)
+    if reached <= len(_GATE_NAMES) and tuple(map(_gate_of, trail)) == _GATE_NAMES[:reached]:
+        # as `admit` runs them: the gates in order up to the first refusal, the rest not reached
+        steps = [step.copy() if verdict is shared else verdict.as_dict()
+                 for verdict, shared, step in zip(trail, _PASSED_SEQ, _PASSED_STEPS)]
+        steps.extend(map(dict.copy, _NOT_REACHED_STEPS[reached:]))
+        return tuple(steps)
+    done = {v.gate for v in trail}
+    return (*[v.as_dict() for v in trail], *[{"gate": g, "result": "not_reached"} for g in _GATE_NAMES if g not in done])
+
+
+# json.dumps(value, ensure_ascii=False[, default=str]) without building an encoder per call
+_dumps = json.JSONEncoder(ensure_ascii=False).encode
+_dumps_any = json.JSONEncoder(ensure_ascii=False, default=str).encode
+_quote = json.encoder.encode_basestring  # a str as json.dumps(..., ensure_ascii=False) writes it
+
+
+def _error_content(error: str, issues: list, hint: str) -> str:
+    """`json.dumps({"error": error, "issues": issues, "hint": hint}, ensure_ascii=False)`, written
+    directly when every item is a string (json's own string encoder, the same separators)."""
+    try:
+        return ('{"error": ' + _quote(error) + ', "issues": [' + ", ".join(map(_quote, issues)) + '], "hint": '
+                + _quote(hint) + "}")
+    except TypeError:  # an item that is not a string
+        return _dumps({"error": error, "issues": issues, "hint": hint})
+
+
+_EMPTY = (None, [], {})  # evidence the model view does not list as omitted (never mutated)
 
 
 def _render(value: Any) -> str:
     if isinstance(value, str):
         return value
     try:
-        return json.dumps(value, ensure_ascii=False, sort_keys=False, default=str)
+        return _dumps_any(value)
     except (TypeError, ValueError):
         return str(value)
 
@@ -108,7 +147,7 @@ def project(case: Case, admission: Admission, result: Classification, correlatio
         "candidate": {"id": case.candidate.id, "name": case.candidate.name, "arguments": case.candidate.arguments},
         "tool": None if tool is None else {
             "name": tool.name, "version": tool.version,
-            "effect": tool.effect.value if tool.effect else None,
+            "effect": tool.effect_value,
             "approval": "required" if tool.needs_approval else "not_required",
             "target": dict(tool.target),
         },
@@ -132,21 +171,19 @@ def project(case: Case, admission: Admission, result: Classification, correlatio
     shown: set[str] = {"correlation_id"}
     truncated = False
     if at_admission or outcome is Outcome.BLOCKED or (error and record is None):
-        body = {
-            "error": f"{outcome.value}: {result.reasons[0] if result.reasons else outcome.value}",
-            "issues": [f"{i['pointer'] or '/'}: {i['message']}" for i in issues] or list(result.reasons[1:]) or list(result.reasons),
-            "hint": HINTS[result.next_step] or "No action is needed.",
-        }
-        content = json.dumps(body, ensure_ascii=False)
+        content = _error_content(
+            f"{outcome._value_}: {result.reasons[0] if result.reasons else outcome._value_}",
+            [f"{i['pointer'] or '/'}: {i['message']}" for i in issues] or list(result.reasons[1:]) or list(result.reasons),
+            HINTS[result.next_step] or "No action is needed.",
+        )
         shown.add("issues")
     elif error:
         detail = (record.error or {}).get("message") if record and isinstance(record.error, dict) else None
-        body = {
-            "error": f"{outcome.value}: {detail or result.reasons[0]}",
-            "issues": list(result.reasons),
-            "hint": HINTS[result.next_step] or "No action is needed.",
-        }
-        content = json.dumps(body, ensure_ascii=False)
+        content = _error_content(
+            f"{outcome._value_}: {detail or result.reasons[0]}",
+            list(result.reasons),
+            HINTS[result.next_step] or "No action is needed.",
+        )
         shown.add("record")
     elif record is None:  # allowed: admitted, not executed
         content = "The call was admitted and has not run yet."
@@ -160,7 +197,7 @@ def project(case: Case, admission: Admission, result: Classification, correlatio
             text += "\n[unverified: nothing has read the target back yet]"
         content = text
         shown.add("record")
-    omitted = [key for key in evidence if key not in shown and evidence[key] not in (None, [], {})]
+    omitted = [key for key in evidence if key not in shown and evidence[key] not in _EMPTY]
     if truncated:
         omitted.append(f"record.result (cut at {MODEL_VIEW_LIMIT} characters)")
     model_view = {"correlation_id": correlation_id, "content": content, "is_error": error, "omitted": omitted}

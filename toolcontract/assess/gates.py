@@ -7,16 +7,19 @@ file or the network: time is `context.now`, state is what the context snapshots.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable
 
 from toolcontract.assess.registry import Registry, Tool
+from toolcontract.assess.fastinit import frozen_init
 from toolcontract.model import Candidate, Context, Gate, Outcome
 from toolcontract.sources.document import _json_depth, join_pointer, resolve_pointer
 
 
+@frozen_init
 @dataclass(frozen=True)
 class Call:
     """A candidate made ready for the gates: arguments parsed, tool looked up (exactly),
@@ -39,6 +42,7 @@ class Call:
         return self.targets.get(key)
 
 
+@frozen_init
 @dataclass(frozen=True)
 class Verdict:
     gate: Gate
@@ -61,6 +65,8 @@ class Verdict:
 
 def as_id(value: Any) -> str:
     """Ids and versions compare as strings, so YAML's 7 equals "7" (and true is "true")."""
+    if type(value) is str:  # the usual case; str() would return it unchanged
+        return value
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float) and value.is_integer():
@@ -74,6 +80,11 @@ MAX_ARGUMENT_DEPTH = 64  # as the loader's nesting limit; validators recurse thr
 def parse_arguments(raw: Any) -> tuple[dict | None, str | None]:
     if isinstance(raw, dict):
         value = raw
+        nested = False  # the usual arguments hold no container: one level deep, nothing to walk
+        for child in raw.values():
+            if isinstance(child, (dict, list)):
+                nested = True
+                break
     elif isinstance(raw, str):
         try:
             value = json.loads(raw)
@@ -82,9 +93,11 @@ def parse_arguments(raw: Any) -> tuple[dict | None, str | None]:
             return None, f"arguments are not valid JSON{detail}"
         if not isinstance(value, dict):
             return None, f"arguments must be a JSON object, got {_json_kind(value)}"
+        # every container parsed opens with a `{` or `[` of the text
+        nested = raw.count("{") + raw.count("[") > MAX_ARGUMENT_DEPTH
     else:
         return None, f"arguments must be a JSON object, got {_json_kind(raw)}"
-    if _json_depth(value, MAX_ARGUMENT_DEPTH):
+    if nested and _json_depth(value, MAX_ARGUMENT_DEPTH):
         return None, f"arguments nest deeper than {MAX_ARGUMENT_DEPTH} levels"
     return value, None
 
@@ -95,18 +108,40 @@ def _json_kind(value: Any) -> str:
     return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "an array"}.get(type(value), type(value).__name__)
 
 
+def _resolve(data: Any, tokens: tuple[str, ...]) -> Any:
+    """`resolve_pointer` over a pointer split once per tool: the value, or None when absent."""
+    node = data
+    for token in tokens:
+        if isinstance(node, dict):
+            if token not in node:
+                return None
+            node = node[token]
+        elif isinstance(node, list):
+            if not token.isdigit() or int(token) >= len(node):
+                return None
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
 def prepare(candidate: Candidate, registry: Registry, context: Context) -> Call:
     arguments, problem = parse_arguments(candidate.arguments)
     tool = registry.get(candidate.name)
     targets: dict[str, str | None] = {}
     if tool is not None and arguments is not None:
-        for key, pointer in tool.target.items():
-            found, value = resolve_pointer(arguments, pointer)
-            targets[key] = as_id(value) if found and value is not None else None
+        for key, tokens in tool.target_tokens:
+            value = _resolve(arguments, tokens)
+            targets[key] = None if value is None else as_id(value)
     return Call(candidate, context, tool, arguments, problem, targets)
 
 
-_PASSED: dict[Gate, Verdict] = {}  # filled below: one shared passing verdict per gate
+# one shared passing verdict per gate (enum members as module constants: `Gate.PARSE`
+# costs a metaclass attribute lookup on every use)
+_PASSED: dict[Gate, Verdict] = {gate: Verdict(gate, True) for gate in Gate}
+_PASS_PARSE, _PASS_REGISTRY, _PASS_SHAPE, _PASS_SEMANTIC, _PASS_TARGET, _PASS_ENVIRONMENT, _PASS_APPROVAL = (
+    _PASSED[gate] for gate in (Gate.PARSE, Gate.REGISTRY, Gate.SHAPE, Gate.SEMANTIC, Gate.TARGET, Gate.ENVIRONMENT,
+                               Gate.APPROVAL))
 
 
 def _pass(gate: Gate, *unverified: str) -> Verdict:
@@ -125,14 +160,14 @@ def _refuse(gate: Gate, outcome: Outcome, *reasons: str, issues: tuple[dict, ...
 def parse_gate(call: Call) -> Verdict:
     if call.parse_problem:
         return _refuse(Gate.PARSE, Outcome.REJECTED, call.parse_problem)
-    return _pass(Gate.PARSE)
+    return _PASS_PARSE
 
 
 def registry_gate(call: Call) -> Verdict:
     if call.tool is None:
         name = call.candidate.name
         return _refuse(Gate.REGISTRY, Outcome.REJECTED, f"unknown tool {name!r}: no descriptor has exactly this name")
-    return _pass(Gate.REGISTRY)
+    return _PASS_REGISTRY
 
 
 def shape_gate(call: Call) -> Verdict:
@@ -140,21 +175,26 @@ def shape_gate(call: Call) -> Verdict:
     assert tool is not None and call.arguments is not None
     if tool.input_problem:
         return _refuse(Gate.SHAPE, Outcome.REJECTED, f"the tool's input_schema cannot be used: {tool.input_problem}")
-    if tool.input_validator is None:
+    validator = tool.input_validator
+    if validator is None:
         return _pass(Gate.SHAPE, "argument shape (the tool has no input_schema)")
+    if validator.is_valid(call.arguments):  # no error objects to build for a valid call
+        return _PASS_SHAPE
     issues = tuple(
         {"pointer": join_pointer("", *error.instance_path), "message": error.message}
-        for error in tool.input_validator.iter_errors(call.arguments)
+        for error in validator.iter_errors(call.arguments)
     )
     if issues:
         reasons = tuple(f"{i['pointer'] or '/'}: {i['message']}" for i in issues)
         return _refuse(Gate.SHAPE, Outcome.REJECTED, *reasons, issues=issues)
-    return _pass(Gate.SHAPE)
+    return _PASS_SHAPE
 
 
 def semantic_gate(call: Call) -> Verdict:
     tool = call.tool
     assert tool is not None
+    if not tool.semantic_rules:
+        return _PASS_SEMANTIC
     reasons: list[str] = []
     for rule in tool.semantic_rules:
         if rule.problem:
@@ -166,15 +206,15 @@ def semantic_gate(call: Call) -> Verdict:
             reasons.append(f"{rule.id}: {rule.message}")
     if reasons:
         return _refuse(Gate.SEMANTIC, Outcome.REJECTED, *reasons)
-    return _pass(Gate.SEMANTIC)
+    return _PASS_SEMANTIC
 
 
 def target_gate(call: Call) -> Verdict:
     tool = call.tool
     assert tool is not None
     if "id" not in tool.target:
-        return _pass(Gate.TARGET)
-    call_id = call.target_value("id")
+        return _PASS_TARGET
+    call_id = call.targets.get("id")
     if call_id is None:
         return _refuse(Gate.TARGET, Outcome.REJECTED, f"the call names no target (nothing at {tool.target['id']})")
     observed = call.context.target
@@ -192,7 +232,7 @@ def target_gate(call: Call) -> Verdict:
         return _refuse(Gate.TARGET, Outcome.REJECTED,
                        f"the call names target {call_id!r} but the observed target is {as_id(observed['id'])!r}")
     if "version" in tool.target:
-        call_version = call.target_value("version")
+        call_version = call.targets.get("version")
         if call_version is None:
             return _refuse(Gate.TARGET, Outcome.REJECTED,
                            f"the call carries no expected version (nothing at {tool.target['version']})")
@@ -205,7 +245,7 @@ def target_gate(call: Call) -> Verdict:
             return _refuse(Gate.TARGET, Outcome.REJECTED,
                            f"version mismatch: the call expects {call_version!r}, target {call_id!r} is at "
                            f"{as_id(observed['version'])!r}")
-    return _pass(Gate.TARGET)
+    return _PASS_TARGET
 
 
 def environment_gate(call: Call) -> Verdict:
@@ -217,39 +257,37 @@ def environment_gate(call: Call) -> Verdict:
         if tool.consequential:
             return _refuse(Gate.ENVIRONMENT, Outcome.REJECTED,
                            "no environment snapshot: nothing says this environment allows a "
-                           f"{effect.value if effect else 'consequential'} effect")
+                           f"{tool.effect_value or 'consequential'} effect")
         return _pass(Gate.ENVIRONMENT, "environment policy (no snapshot)")
     if effect is None:
         return _refuse(Gate.ENVIRONMENT, Outcome.REJECTED,
                        f"tool {tool.name!r} declares no effect class, so no environment can allow it")
     allows = environment.get("allows")
     allowed = [a for a in allows if isinstance(a, str)] if isinstance(allows, list) else []
-    if effect.value not in allowed:
+    if tool.effect_value not in allowed:
         where = f"environment {as_id(environment['id'])!r}" if environment.get("id") is not None else "the environment"
         return _refuse(Gate.ENVIRONMENT, Outcome.REJECTED,
-                       f"{where} allows {', '.join(allowed) or 'no effect'}, not {effect.value}")
+                       f"{where} allows {', '.join(allowed) or 'no effect'}, not {tool.effect_value}")
     if call.context.untrusted_input and call.context.sensitive_data and tool.consequential:
         covered, why = find_covering_approval(call)
         if not covered:
             return _refuse(Gate.ENVIRONMENT, Outcome.REQUIRES_APPROVAL,
                            "Rule of Two: untrusted input, sensitive data and a consequential effect together "
                            f"need a covering approval ({why})")
-    return _pass(Gate.ENVIRONMENT)
+    return _PASS_ENVIRONMENT
 
 
 def approval_gate(call: Call) -> Verdict:
     tool = call.tool
     assert tool is not None
     if not tool.needs_approval:
-        return _pass(Gate.APPROVAL)
+        return _PASS_APPROVAL
     covered, why = find_covering_approval(call)
     if covered:
-        return _pass(Gate.APPROVAL)
-    effect = tool.effect.value if tool.effect else "undeclared"
+        return _PASS_APPROVAL
+    effect = tool.effect_value or "undeclared"
     return _refuse(Gate.APPROVAL, Outcome.REQUIRES_APPROVAL, f"the {effect} effect needs an approval: {why}")
 
-
-_PASSED.update((gate, Verdict(gate, True)) for gate in Gate)
 
 GATES: tuple[tuple[Gate, Callable[[Call], Verdict]], ...] = (
     (Gate.PARSE, parse_gate),
@@ -267,14 +305,22 @@ GATES: tuple[tuple[Gate, Callable[[Call], Verdict]], ...] = (
 
 def parse_time(value: Any) -> datetime | None:
     """An ISO 8601 timestamp (naive ones are taken as UTC), or None."""
+    if type(value) is str:
+        return _parse_iso(value)
     if isinstance(value, datetime):
         moment = value
     elif isinstance(value, str):
-        try:
-            moment = datetime.fromisoformat(value.strip().replace("z", "Z"))
-        except ValueError:
-            return None
+        return _parse_iso.__wrapped__(value)
     else:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+@functools.lru_cache(maxsize=1024)  # a log repeats its `now` and expiry strings; datetimes are immutable
+def _parse_iso(value: str) -> datetime | None:
+    try:
+        moment = datetime.fromisoformat(value.strip().replace("z", "Z"))
+    except ValueError:
         return None
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
@@ -285,33 +331,36 @@ def approval_problem(approval: Any, call: Call) -> str | None:
     assert tool is not None
     if not isinstance(approval, dict):
         return "the approval is not an object"
-    ref = f"approval {as_id(approval['ref'])!r}" if approval.get("ref") is not None else "the approval"
     if approval.get("tool") != tool.name:
-        return f"{ref} names tool {approval.get('tool')!r}, not {tool.name!r}"
+        return f"{_approval_ref(approval)} names tool {approval.get('tool')!r}, not {tool.name!r}"
     if "id" in tool.target:
-        target = call.target_value("id")
+        target = call.targets.get("id")
         if approval.get("target") is None or as_id(approval["target"]) != target:
-            return f"{ref} covers target {approval.get('target')!r}, not {target!r}"
+            return f"{_approval_ref(approval)} covers target {approval.get('target')!r}, not {target!r}"
     if "version" in tool.target:
-        version = call.target_value("version")
+        version = call.targets.get("version")
         if approval.get("version") is None or as_id(approval["version"]) != version:
-            return f"{ref} covers version {approval.get('version')!r}, not {version!r}"
+            return f"{_approval_ref(approval)} covers version {approval.get('version')!r}, not {version!r}"
     fields = approval.get("fields")
     if fields is not None and "fields" in tool.target:
         listed = [as_id(f) for f in (fields if isinstance(fields, list) else [fields])]
-        field_value = call.target_value("fields")
+        field_value = call.targets.get("fields")
         if field_value not in listed:
-            return f"{ref} covers fields {listed}, not {field_value!r}"
+            return f"{_approval_ref(approval)} covers fields {listed}, not {field_value!r}"
     if approval.get("expires") is not None:
         expires = parse_time(approval["expires"])
         if expires is None:
-            return f"{ref} has an unreadable expiry {approval['expires']!r}"
+            return f"{_approval_ref(approval)} has an unreadable expiry {approval['expires']!r}"
         now = parse_time(call.context.now)
         if now is None:
-            return f"{ref} expires, and the context gives no `now` to check it against"
+            return f"{_approval_ref(approval)} expires, and the context gives no `now` to check it against"
         if not now < expires:
-            return f"{ref} expired at {approval['expires']} (now is {call.context.now})"
+            return f"{_approval_ref(approval)} expired at {approval['expires']} (now is {call.context.now})"
     return None
+
+
+def _approval_ref(approval: dict) -> str:
+    return f"approval {as_id(approval['ref'])!r}" if approval.get("ref") is not None else "the approval"
 
 
 def find_covering_approval(call: Call) -> tuple[bool, str]:
@@ -330,6 +379,7 @@ def find_covering_approval(call: Call) -> tuple[bool, str]:
 # ------------------------------------------------------------------- admission
 
 
+@frozen_init
 @dataclass(frozen=True)
 class Admission:
     call: Call

@@ -46,6 +46,18 @@ class Tool:
         return self.effect is None or self.effect.consequential
 
     @functools.cached_property
+    def effect_value(self) -> str | None:
+        """The effect class's name, or None when the descriptor declares none."""
+        return self.effect.value if self.effect is not None else None
+
+    @functools.cached_property
+    def target_tokens(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """(key, pointer split into tokens) for each of `target`'s pointers, split once."""
+        from toolcontract.sources.document import split_pointer
+
+        return tuple((key, split_pointer(pointer)) for key, pointer in self.target.items())
+
+    @functools.cached_property
     def needs_approval(self) -> bool:
         if self.approval == "required":
             return True

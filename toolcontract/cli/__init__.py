@@ -354,14 +354,55 @@ def _plain_lint_arguments(argv: list[str]) -> Optional[dict]:
     return parsed if parsed["paths"] else None
 
 
-def main() -> None:
-    arguments = _plain_lint_arguments(sys.argv[1:])
-    if arguments is None:
-        from toolcontract.cli.commands import app
+# `assess` options the fast path parses: option -> (keyword, allowed values or None for any, repeatable)
+_ASSESS_OPTIONS = {
+    "--tools": ("tools", None),
+    "--fail-on": ("fail_on", None),
+    "--format": ("output_format", frozenset(("rich", "text", "json", "junit"))),
+}
 
-        app()
-        return
-    sys.exit(exit_code(lambda: run_lint(**arguments)))
+
+def _plain_assess_arguments(argv: list[str]) -> Optional[dict]:
+    """`assess` arguments when argv is plain: `assess`, paths, `--tools`/`--fail-on` (repeatable),
+    `--format` with a valid value, `-v`/`--verbose`. Anything else (help, `--context`,
+    `--max-rounds`, a bad or unknown flag, `--`, another command) is None, and Typer parses it."""
+    if not argv or argv[0] != "assess" or os.name == "nt" or "_TOOLCONTRACT_COMPLETE" in os.environ:
+        return None
+    parsed: dict = {"paths": [], "tools": None, "output_format": None, "fail_on": None, "verbose": False}
+    tokens = iter(argv[1:])
+    for token in tokens:
+        if token in ("-v", "--verbose"):
+            parsed["verbose"] = True
+        elif token.startswith("-") and token != "-":
+            name, equals, value = token.partition("=")
+            if name not in _ASSESS_OPTIONS:
+                return None
+            if not equals:
+                value = next(tokens, None)
+                if value is None or (value.startswith("-") and value != "-"):
+                    return None
+            keyword, allowed = _ASSESS_OPTIONS[name]
+            if not value or (allowed is not None and value not in allowed):
+                return None
+            parsed[keyword] = value if allowed is not None else [*(parsed[keyword] or ()), value]
+        else:
+            parsed["paths"].append(token)
+    return parsed if parsed["paths"] else None
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    arguments = _plain_lint_arguments(argv)
+    if arguments is not None:
+        sys.exit(exit_code(lambda: run_lint(**arguments)))
+    arguments = _plain_assess_arguments(argv)
+    if arguments is not None:  # Typer-free, as a plain `lint` is
+        from toolcontract.cli.assess_run import run_assess
+
+        sys.exit(exit_code(lambda: run_assess(**arguments)))
+    from toolcontract.cli.commands import app
+
+    app()
 
 
 def __getattr__(name: str):

@@ -21,18 +21,13 @@ from typer.core import TyperGroup
 from toolcontract import __version__
 from toolcontract.cli import (
     write_whole,
-    EXIT_FINDINGS,
-    EXIT_OK,
     EXIT_USAGE,
-    FIXTURE_SUFFIXES,
     UsageFailure,
     default_format,
-    discover,
     exit_code,
     one_line,
     read_inputs,
     run_lint,
-    split_codes,
 )
 
 
@@ -168,31 +163,6 @@ def rules(
     render_rule(chosen, sys.stdout, fmt)
 
 
-def _load_descriptor_dicts(paths: list[str], cache: dict[str, list[dict]]) -> list[dict]:
-    """Native-named descriptor dicts from descriptor files or folders, provider files merged
-    with their contract overlays (exit 2 on a file that does not load)."""
-    from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_bytes
-    from toolcontract.sources.overlay import pair_overlays
-    from toolcontract.sources.reader import read_tools
-
-    def load(name: str, content) -> object:
-        try:
-            if isinstance(content, LoadError):
-                raise content
-            return load_bytes(content, name, DEFAULT_LIMITS)
-        except LoadError as error:
-            raise UsageFailure(f"{name}:{error.line}:{error.column}: {error.message}") from None
-
-    files, overlays = pair_overlays(list(read_inputs(paths, DEFAULT_LIMITS.max_bytes)), DEFAULT_LIMITS)
-    found: list[dict] = []
-    for name, content in files:
-        if name not in cache:
-            overlay = load(*overlays[name]) if name in overlays else None
-            cache[name] = [view.data for view in read_tools(load(name, content), None, overlay).tools]
-        found.extend(cache[name])
-    return found
-
-
 @app.command()
 def assess(
     paths: List[str] = typer.Argument(..., help="Fixture files or folders (.yaml, .yml, .json, .jsonl), or transcripts (Anthropic Messages, OpenAI Chat or Responses; JSON, YAML or JSONL of requests)."),
@@ -204,102 +174,11 @@ def assess(
     max_rounds: int = typer.Option(20, "--max-rounds", min=1, help="Transcripts: more tool rounds than this in one conversation is TC809."),
 ) -> None:
     """Replay recorded tool calls through the admission gates and classify what the evidence proves."""
-    from toolcontract.assess.envelope import assess as assess_case
-    from toolcontract.assess.registry import Registry
-    from toolcontract.model import Outcome
-    from toolcontract.report import assess_reporter
-    from toolcontract.sources.document import DEFAULT_LIMITS
-    from toolcontract.sources.fixtures import FixtureError, read_fixture_bytes, read_jsonl
+    from toolcontract.cli.assess_run import run_assess
 
-    from toolcontract.model import Severity
-    from toolcontract.sources import transcripts
-
-    failing = set(split_codes(fail_on))
-    severities = {s.name for s in Severity} & failing  # transcript findings at or above the lowest named fail
-    threshold = min((Severity[name] for name in severities), default=Severity.ERROR)
-    failing -= severities
-    known = {o.value.upper() for o in Outcome}
-    for outcome in failing:
-        if outcome not in known:
-            raise click_errors.UsageError(f"--fail-on: {outcome.lower()!r} is not an outcome ({', '.join(o.value for o in Outcome)}) or a severity (error, warning, info)")
-    fixture_files = list(discover(paths, FIXTURE_SUFFIXES))
-    descriptor_cache: dict[str, list[dict]] = {}
-    shared = _load_descriptor_dicts(list(tools or ()), descriptor_cache)
-    registries: dict[tuple, Registry] = {}
-    try:
-        transcript_context = transcripts.load_context(context_file) if context_file else None
-    except transcripts.ContextError as exc:
-        raise UsageFailure(str(exc)) from None
-    transcript = transcripts.TranscriptAssessor(shared, transcript_context, transcripts.Options(max_rounds=max_rounds))
-
-    def registry_for(extra: list[str]) -> Registry:
-        key = tuple(extra)
-        if key not in registries:
-            registries[key] = Registry.from_descriptors(shared + _load_descriptor_dicts(extra, descriptor_cache))
-        return registries[key]
-
-    reporter = assess_reporter((output_format.value if output_format else default_format()), sys.stdout, verbose)
-    failed = False
-    error: str | None = None
-    try:
-        for path in fixture_files:
-            reporter.begin_file(path)
-            try:
-                if path.lower().endswith(".jsonl"):
-                    with open(path, "rb") as stream:
-                        if transcripts.jsonl_holds_conversations(stream, DEFAULT_LIMITS):
-                            conversations = transcripts.read_jsonl(stream, path, DEFAULT_LIMITS)
-                            failed |= transcripts.run(conversations, transcript, reporter, failing, threshold)
-                            continue
-                        registry = registry_for([])
-                        for case in read_jsonl(stream, path, DEFAULT_LIMITS):
-                            envelope = assess_case(case, registry)
-                            failed |= not envelope.expect_met or envelope.outcome.value.upper() in failing
-                            reporter.case(envelope)
-                else:
-                    raw = _read_fixture(path, DEFAULT_LIMITS.max_bytes)
-                    document = transcripts.transcript_document(raw, path, DEFAULT_LIMITS)
-                    if document is not None:
-                        conversations = transcripts.read_document(document)
-                        failed |= transcripts.run(conversations, transcript, reporter, failing, threshold)
-                        continue
-                    fixture = read_fixture_bytes(raw, path, DEFAULT_LIMITS)
-                    base = os.path.dirname(path)
-                    extra = []
-                    for index, entry in enumerate(fixture.tools):
-                        resolved = os.path.normpath(os.path.join(base, entry))
-                        if not os.path.exists(resolved):
-                            line, column = fixture.locate(f"/tools/{index}")
-                            raise FixtureError(path, line, column, f"tools entry {entry!r} does not exist ({resolved})")
-                        extra.append(resolved)
-                    registry = registry_for(extra)
-                    for case in fixture.cases:
-                        envelope = assess_case(case, registry)
-                        failed |= not envelope.expect_met or envelope.outcome.value.upper() in failing
-                        reporter.case(envelope)
-            finally:
-                reporter.end_file(path)
-    except FixtureError as exc:
-        error = str(exc)
-    except OSError as exc:
-        error = f"{getattr(exc, 'filename', None) or '-'}:1:1: cannot read: {exc.strerror or exc}"
-    except UsageFailure as exc:
-        error = str(exc)
-    reporter.finish(error)
-    sys.stdout.flush()
-    if error is not None:
-        raise UsageFailure(error)
-    raise typer.Exit(EXIT_FINDINGS if failed else EXIT_OK)
-
-
-def _read_fixture(path: str, max_bytes: int) -> bytes:
-    from toolcontract.sources.fixtures import FixtureError
-
-    size = os.stat(path).st_size
-    if size > max_bytes:
-        raise FixtureError(path, 1, 1, f"file is {size:,} bytes, over the {max_bytes:,}-byte limit")
-    with open(path, "rb") as handle:
-        return handle.read(max_bytes + 1)
+    code = run_assess(paths, tools, output_format.value if output_format else None, fail_on, verbose,
+                      context_file, max_rounds)
+    raise typer.Exit(code)
 
 
 class ConvertTarget(str, Enum):

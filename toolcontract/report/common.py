@@ -52,7 +52,7 @@ class AssessSummary:
 
     def add(self, envelope) -> None:
         self.cases += 1
-        key = envelope.outcome.value
+        key = envelope.outcome._value_  # (`.value`, without the enum property's cost per case)
         self.by_outcome[key] = self.by_outcome.get(key, 0) + 1
         if not envelope.expect_met:
             self.expect_failed += 1

@@ -19,17 +19,28 @@ def render_lint(result, stream: TextIO) -> None:
 
 
 class AssessReport(AssessReporter):
-    """Streams `{"version": 1, "cases": [...], "summary": {...}}`: one case in memory at a time.
+    """Streams `{"version": 1, "cases": [...], "summary": {...}}`: memory stays flat (cases are
+    written in chunks of about `CHUNK` characters, never gathered whole).
 
     A run that reads transcripts adds `"conversations": [...]` (one summary with its findings
     per conversation) after `cases`; they are spooled (to disk past 1 MiB) until the cases end.
     """
+
+    CHUNK = 1 << 18  # characters of case text gathered per write: one write per ~150 cases, not one each
 
     def __init__(self, stream, verbose: bool = False) -> None:
         super().__init__(stream, verbose)
         self.stream.write('{"version": 1, "cases": [')
         self._first = True
         self._conversations = None
+        self._pending: list[str] = []  # case text not yet written (about CHUNK characters at most)
+        self._pending_size = 0
+
+    def _flush_cases(self) -> None:
+        if self._pending:
+            self.stream.write("".join(self._pending))
+            self._pending.clear()
+            self._pending_size = 0
 
     def conversation(self, report) -> None:
         super().conversation(report)
@@ -43,10 +54,16 @@ class AssessReport(AssessReporter):
 
     def case(self, envelope) -> None:
         super().case(envelope)
-        self.stream.write(("\n" if self._first else ",\n") + jsoncodec.dumps(envelope.as_dict()))
+        text = jsoncodec.dumps(envelope.as_dict())
+        self._pending.append("\n" if self._first else ",\n")
+        self._pending.append(text)
         self._first = False
+        self._pending_size += len(text)
+        if self._pending_size >= self.CHUNK:
+            self._flush_cases()
 
     def finish(self, error: str | None = None) -> None:
+        self._flush_cases()
         if self._conversations is not None:
             self.stream.write('\n], "conversations": [')
             self._conversations.seek(0)

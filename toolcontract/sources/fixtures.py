@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Iterator
 
 from toolcontract import jsoncodec
+from toolcontract.assess.fastinit import builder
 from toolcontract.assess.gates import as_id
 from toolcontract.model import Candidate, Case, Context, Observation, Record
 from toolcontract.sources.document import (
@@ -59,34 +60,44 @@ def _as_id(value: Any) -> str | None:
     return as_id(value)
 
 
+_candidate, _context, _record, _observation, _case = map(builder, (Candidate, Context, Record, Observation, Case))
+_NO_CONTEXT = Context()
+
+
 def case_from_dict(data: dict, source: dict | None = None) -> Case:
     """A Case from a structurally valid case mapping."""
     candidate = data["candidate"]
-    context = data.get("context") or {}
-    approvals = list(context.get("approvals") or ())
-    if context.get("approval"):
-        approvals.insert(0, context["approval"])
-    record = data.get("record")
-    observation = data.get("observation")
-    return Case(
-        id=_as_id(data["id"]) or "",
-        candidate=Candidate(_as_id(candidate.get("id")), candidate["name"], candidate["arguments"]),
-        context=Context(
+    context = data.get("context")
+    if context:
+        approvals = context.get("approvals")
+        approvals = list(approvals) if approvals else []
+        approval = context.get("approval")
+        if approval:
+            approvals.insert(0, approval)
+        context = _context(
             now=context.get("now"),
             environment=context.get("environment"),
             approvals=tuple(approvals),
             target=context.get("target"),
             untrusted_input=bool(context.get("untrusted_input", False)),
             sensitive_data=bool(context.get("sensitive_data", False)),
-        ),
-        record=None if record is None else Record(
+        )
+    else:  # absent, null or empty: every field has its default
+        context = _NO_CONTEXT
+    record = data.get("record")
+    observation = data.get("observation")
+    return _case(
+        id=_as_id(data["id"]) or "",
+        candidate=_candidate(id=_as_id(candidate.get("id")), name=candidate["name"], arguments=candidate["arguments"]),
+        context=context,
+        record=None if record is None else _record(
             status=record["status"],
             call_id=_as_id(record.get("call_id")),
             sent=record.get("sent"),
             result=record.get("result"),
             error=record.get("error"),
         ),
-        observation=None if observation is None else Observation(
+        observation=None if observation is None else _observation(
             verdict=observation["effect"],
             call_id=_as_id(observation.get("call_id")),
             target=observation.get("target"),
@@ -150,15 +161,48 @@ def read_fixture_bytes(raw: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -
     return read_fixture_document(document)
 
 
+def jsonl_holds_cases(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS) -> bool:
+    """True when the first non-blank line of a JSONL stream settles that it is no transcript log
+    (a fixture case: an object with `candidate`; or a line the fixture reader must report), as
+    `transcripts.jsonl_holds_conversations` decides it, without importing the transcript readers.
+    False: ask them. The stream is rewound."""
+    try:
+        for raw in stream:
+            raw = raw.removeprefix(b"\xef\xbb\xbf")
+            if not raw.strip():
+                continue
+            if len(raw) > limits.max_bytes:
+                return True
+            try:
+                data = jsoncodec.loads(raw)
+            except (ValueError, RecursionError):
+                return True
+            return isinstance(data, dict) and "candidate" in data
+        return True
+    finally:
+        stream.seek(0)
+
+
+def _nests_deeper(raw: bytes, data: Any, limit: int) -> bool:
+    """`_json_depth(data, limit)` for data parsed from `raw`: every container of the data opens
+    with a `{` or `[` of the text, so a line with no more of them than the limit is within it
+    (the common case, decided without walking the data)."""
+    if raw.count(b"{") + raw.count(b"[") <= limit:
+        return False
+    return _json_depth(data, limit)
+
+
 def read_jsonl(stream: IO[bytes], path: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[Case]:
     """Cases from a JSONL stream, one per non-blank line, read as they are needed."""
     _, case_validator = _validators()
+    is_valid = case_validator.is_valid
+    max_bytes, max_depth = limits.max_bytes, limits.max_depth
     for number, raw in enumerate(stream, 1):
-        if len(raw) > limits.max_bytes:
-            raise FixtureError(path, number, 1, f"line is over the {limits.max_bytes:,}-byte limit")
+        if len(raw) > max_bytes:
+            raise FixtureError(path, number, 1, f"line is over the {max_bytes:,}-byte limit")
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
-        if not raw.strip():
+        if not raw or raw.isspace():  # blank (`not raw.strip()`, without copying the line)
             continue
         try:
             data = jsoncodec.loads(raw)
@@ -167,11 +211,11 @@ def read_jsonl(stream: IO[bytes], path: str, limits: Limits = DEFAULT_LIMITS) ->
         except json.JSONDecodeError as exc:
             raise FixtureError(path, number, exc.colno, f"JSON: {exc.msg}") from None
         except RecursionError:
-            raise FixtureError(path, number, 1, f"nesting is deeper than {limits.max_depth} levels") from None
-        if _json_depth(data, limits.max_depth):  # the limit every loaded document has (validators recurse)
-            raise FixtureError(path, number, 1, f"nesting is deeper than {limits.max_depth} levels")
-        bad = _first_error(case_validator, data)
-        if bad is not None:
+            raise FixtureError(path, number, 1, f"nesting is deeper than {max_depth} levels") from None
+        if _nests_deeper(raw, data, max_depth):  # the limit every loaded document has (validators recurse)
+            raise FixtureError(path, number, 1, f"nesting is deeper than {max_depth} levels")
+        if not is_valid(data):
+            bad = _first_error(case_validator, data)
             column = 1
             try:
                 document = load_bytes(raw, path, limits)

@@ -1,0 +1,173 @@
+"""`assess` after its arguments are parsed: Typer-free, so that a command line parsed
+without Typer (as `toolcontract.cli` does for a plain `lint`) can run it without Typer's
+start-up cost. The Typer command in `toolcontract.cli.commands` parses and calls `run_assess`."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import List, Optional
+
+from toolcontract.cli import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    FIXTURE_SUFFIXES,
+    UsageFailure,
+    default_format,
+    discover,
+    read_inputs,
+    split_codes,
+)
+
+
+def run_assess(
+    paths: List[str],
+    tools: Optional[List[str]] = None,
+    output_format: Optional[str] = None,
+    fail_on: Optional[List[str]] = None,
+    verbose: bool = False,
+    context_file: Optional[str] = None,
+    max_rounds: int = 20,
+) -> int:
+    """Replay recorded tool calls through the admission gates and classify what the evidence
+    proves; the exit code (0, or 1 for unmet expectations, `--fail-on` outcomes and transcript
+    findings). Raises `UsageFailure` (exit 2) for bad usage and unreadable input."""
+    from toolcontract.assess.envelope import assess as assess_case
+    from toolcontract.assess.registry import Registry
+    from toolcontract.model import Outcome, Severity
+    from toolcontract.report import assess_reporter
+    from toolcontract.sources.document import DEFAULT_LIMITS
+    from toolcontract.sources.fixtures import FixtureError, jsonl_holds_cases, read_fixture_bytes, read_jsonl
+
+    failing = set(split_codes(fail_on))
+    severities = {s.name for s in Severity} & failing  # transcript findings at or above the lowest named fail
+    threshold = min((Severity[name] for name in severities), default=Severity.ERROR)
+    failing -= severities
+    known = {o.value.upper() for o in Outcome}
+    for outcome in failing:
+        if outcome not in known:
+            raise UsageFailure(f"toolcontract: --fail-on: {outcome.lower()!r} is not an outcome "
+                               f"({', '.join(o.value for o in Outcome)}) or a severity (error, warning, info)")
+    failing_outcomes = frozenset(o for o in Outcome if o.value.upper() in failing)
+    fixture_files = list(discover(paths, FIXTURE_SUFFIXES))
+    descriptor_cache: dict[str, list[dict]] = {}
+    shared = load_descriptor_dicts(list(tools or ()), descriptor_cache)
+    registries: dict[tuple, Registry] = {}
+    # transcripts, and the conversation rules they bring, are imported when a file needs them:
+    # a run over fixture logs alone starts without them
+    transcript_context = None
+    if context_file:
+        from toolcontract.sources import transcripts
+
+        try:
+            transcript_context = transcripts.load_context(context_file)
+        except transcripts.ContextError as exc:
+            raise UsageFailure(str(exc)) from None
+    assessors: list = []  # the one TranscriptAssessor of the run, made on first use
+
+    def run_transcripts(conversations) -> bool:
+        from toolcontract.sources import transcripts
+
+        if not assessors:
+            assessors.append(transcripts.TranscriptAssessor(shared, transcript_context,
+                                                            transcripts.Options(max_rounds=max_rounds)))
+        return transcripts.run(conversations, assessors[0], reporter, failing, threshold)
+
+    def registry_for(extra: list[str]) -> Registry:
+        key = tuple(extra)
+        if key not in registries:
+            registries[key] = Registry.from_descriptors(shared + load_descriptor_dicts(extra, descriptor_cache))
+        return registries[key]
+
+    reporter = assess_reporter(output_format or default_format(), sys.stdout, verbose)
+    failed = False
+    error: str | None = None
+    try:
+        for path in fixture_files:
+            reporter.begin_file(path)
+            try:
+                if path.lower().endswith(".jsonl"):
+                    with open(path, "rb") as stream:
+                        if not jsonl_holds_cases(stream, DEFAULT_LIMITS):
+                            from toolcontract.sources import transcripts
+
+                            if transcripts.jsonl_holds_conversations(stream, DEFAULT_LIMITS):
+                                failed |= run_transcripts(transcripts.read_jsonl(stream, path, DEFAULT_LIMITS))
+                                continue
+                        registry = registry_for([])
+                        for case in read_jsonl(stream, path, DEFAULT_LIMITS):
+                            envelope = assess_case(case, registry)
+                            if not envelope.expect_met or (failing and envelope.outcome in failing_outcomes):
+                                failed = True
+                            reporter.case(envelope)
+                else:
+                    raw = read_fixture(path, DEFAULT_LIMITS.max_bytes)
+                    from toolcontract.sources import transcripts
+
+                    document = transcripts.transcript_document(raw, path, DEFAULT_LIMITS)
+                    if document is not None:
+                        failed |= run_transcripts(transcripts.read_document(document))
+                        continue
+                    fixture = read_fixture_bytes(raw, path, DEFAULT_LIMITS)
+                    base = os.path.dirname(path)
+                    extra = []
+                    for index, entry in enumerate(fixture.tools):
+                        resolved = os.path.normpath(os.path.join(base, entry))
+                        if not os.path.exists(resolved):
+                            line, column = fixture.locate(f"/tools/{index}")
+                            raise FixtureError(path, line, column, f"tools entry {entry!r} does not exist ({resolved})")
+                        extra.append(resolved)
+                    registry = registry_for(extra)
+                    for case in fixture.cases:
+                        envelope = assess_case(case, registry)
+                        if not envelope.expect_met or (failing and envelope.outcome in failing_outcomes):
+                            failed = True
+                        reporter.case(envelope)
+            finally:
+                reporter.end_file(path)
+    except FixtureError as exc:
+        error = str(exc)
+    except OSError as exc:
+        error = f"{getattr(exc, 'filename', None) or '-'}:1:1: cannot read: {exc.strerror or exc}"
+    except UsageFailure as exc:
+        error = str(exc)
+    reporter.finish(error)
+    sys.stdout.flush()
+    if error is not None:
+        raise UsageFailure(error)
+    return EXIT_FINDINGS if failed else EXIT_OK
+
+
+def load_descriptor_dicts(paths: list[str], cache: dict[str, list[dict]]) -> list[dict]:
+    """Native-named descriptor dicts from descriptor files or folders, provider files merged
+    with their contract overlays (exit 2 on a file that does not load)."""
+    from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_bytes
+    from toolcontract.sources.overlay import pair_overlays
+    from toolcontract.sources.reader import read_tools
+
+    def load(name: str, content) -> object:
+        try:
+            if isinstance(content, LoadError):
+                raise content
+            return load_bytes(content, name, DEFAULT_LIMITS)
+        except LoadError as error:
+            raise UsageFailure(f"{name}:{error.line}:{error.column}: {error.message}") from None
+
+    files, overlays = pair_overlays(list(read_inputs(paths, DEFAULT_LIMITS.max_bytes)), DEFAULT_LIMITS)
+    found: list[dict] = []
+    for name, content in files:
+        if name not in cache:
+            overlay = load(*overlays[name]) if name in overlays else None
+            cache[name] = [view.data for view in read_tools(load(name, content), None, overlay).tools]
+        found.extend(cache[name])
+    return found
+
+
+def read_fixture(path: str, max_bytes: int) -> bytes:
+    from toolcontract.sources.fixtures import FixtureError
+
+    size = os.stat(path).st_size
+    if size > max_bytes:
+        raise FixtureError(path, 1, 1, f"file is {size:,} bytes, over the {max_bytes:,}-byte limit")
+    with open(path, "rb") as handle:
+        return handle.read(max_bytes + 1)
