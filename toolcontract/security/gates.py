@@ -15,19 +15,30 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 
-from toolcontract.security.unicode import normalized
+from toolcontract.security.lazy import Lazy
+from toolcontract.security.unicode import ascii_control, normalized
 
 _WORDS = re.compile(r"[a-z]+")
-_PIECES = re.compile(r"\n|\. ")
+# ASCII text as bytes: every byte but a-z made a space, so split() gives what _WORDS finds
+_LETTERS_ONLY = bytes(c if 0x61 <= c <= 0x7A else 0x20 for c in range(256))
 
 
-@dataclass(frozen=True, slots=True)
 class View:
-    text: str  # as the model reads it (see unicode.normalized)
-    where: list[int] | None  # each character's index in the original, when it differs
-    opened: frozenset  # ids of the patterns whose gate the text passes
+    """A text as the security patterns read it (made by `view`; never changed)."""
+
+    __slots__ = ("text", "where", "opened", "low", "words")
+
+    def __init__(self, text: str, where: list[int] | None, opened: frozenset, low: str | None = None,
+                 words: frozenset = frozenset()):
+        self.text = text  # as the model reads it (see unicode.normalized)
+        self.where = where  # each character's index in the original, when it differs
+        self.opened = opened  # ids of the patterns whose gate the text passes
+        self.low = low  # `text` lower-cased, when that reads as case-insensitive matching does (see view)
+        self.words = words  # the words of the lower-cased text that a gate or a filter names
+
+    def __repr__(self) -> str:
+        return f"View({self.text!r}, opened={sorted(self.opened)})"
 
     def original(self, start: int, end: int) -> tuple[int, int]:
         """A span of `text` as a span of the original string."""
@@ -39,9 +50,67 @@ class View:
         last = len(where) - 1
         return where[min(start, last)], where[min(max(end - 1, start), last)] + 1
 
+    def passes(self, needs: "Filter") -> bool:
+        """Whether the text meets a filter (see `compile_filter`); always true when `low` is
+        None (a text whose lower-cased form may not be what a case-insensitive match reads)."""
+        low = self.low
+        if low is None:
+            return True
+        words = self.words
+        for alternative in needs:
+            for any_words, any_strings, any_patterns in alternative:
+                if not any_words.isdisjoint(words):
+                    continue  # this requirement is met
+                met = False
+                for string in any_strings:
+                    if string in low:
+                        met = True
+                        break
+                if not met:
+                    for pattern in any_patterns:
+                        if pattern.pattern.search(low) is not None:
+                            met = True
+                            break
+                if not met:
+                    break  # the alternative fails
+            else:
+                return True
+        return False
+
+
+# A filter: a pattern (whose gate is open) runs only when the text meets one of the
+# filter's alternatives, each a list of requirements "a b =c ; re:d\s*:": a word (letters), a
+# substring (anything else, or letters after `=`) or a match of a regular expression (after
+# `re:`, searched in the lower-cased text) of each requirement must be in the lower-cased
+# text. Like a gate, a filter only has to be necessary for a match: write a word only where
+# every match has it as a whole run of letters (`\bword\b`, `word\s+`), a substring
+# otherwise. Unlike a gate, it does not count towards the scan budget, and it is checked
+# only where the lower-cased text reads as case-insensitive matching does (see View.passes).
+Filter = tuple  # tuple[tuple[tuple[frozenset[str], tuple[str, ...]], ...], ...]
+
+
+def compile_filter(alternatives: tuple[tuple[str, ...], ...]) -> Filter:
+    compiled = []
+    for alternative in alternatives:
+        requirements = []
+        for requirement in alternative:
+            atoms = requirement.split()
+            words = frozenset(a for a in atoms if a.isalpha() and a.islower())
+            patterns = tuple(Lazy(a[3:]) for a in atoms if a.startswith("re:"))
+            strings = tuple(a[1:] if a.startswith("=") else a for a in atoms
+                            if a not in words and not a.startswith("re:"))
+            assert all(s == s.lower() for s in strings), requirement
+            requirements.append((words, strings, patterns))
+        compiled.append(tuple(requirements))
+    return tuple(compiled)
+
+
+def filter_words(needs: Filter) -> frozenset:
+    return frozenset().union(*(words for alternative in needs for words, _, _ in alternative))
+
 
 class GateTable:
-    def __init__(self, gates: dict[str, tuple[str, ...]]):
+    def __init__(self, gates: dict[str, tuple[str, ...]], filter_words: frozenset = frozenset()):
         words: dict[str, set[str]] = {}
         pairs: dict[str, dict[str, set[str]]] = {}  # word -> gate -> words one of which must be there too
         marks: dict[str, set[str]] = {}
@@ -61,9 +130,12 @@ class GateTable:
         self.word_set = frozenset(self.words)
         self.pairs = {w: tuple((gate_id, frozenset(rest)) for gate_id, rest in p.items()) for w, p in pairs.items()}
         self.pair_heads = frozenset(self.pairs)
-        # every word a gate looks at: a text's other words are dropped at once
-        self.all_words = frozenset(self.words).union(self.pairs, *(r for p in self.pairs.values() for _, r in p))
-        self._chunks: dict[str, tuple[frozenset, frozenset]] = {}
+        # every word a gate (or a filter, see View.passes) looks at: a text's other words are
+        # dropped at once
+        self.all_words = frozenset(self.words).union(self.pairs, *(r for p in self.pairs.values() for _, r in p),
+                                                     filter_words)
+        self.all_bytes = frozenset(w.encode("ascii") for w in self.all_words)
+        self._chunks: dict[tuple[frozenset, frozenset], frozenset] = {}  # (words, marks) -> gates opened
         # one scan for the substrings that start with punctuation or a digit (the regex engine
         # skips letters at once); a found one also opens the gates of those inside it (the scan
         # does not report matches that overlap an earlier one). Substrings that start with a
@@ -71,42 +143,51 @@ class GateTable:
         ordered = sorted((m for m in marks if not m[0].isalpha()), key=len, reverse=True)
         self.mark_pattern = re.compile("|".join(map(re.escape, ordered)))
         self.marks = {m: frozenset().union(*(marks[o] for o in ordered if o in m)) for m in ordered}
-        self.letter_marks = tuple((m, frozenset(ids)) for m, ids in marks.items() if m[0].isalpha())
+        # substrings that start with a letter, by the gates they open: `in` for each (quicker
+        # than one regex for them all), and none once their gates are open
+        by_gates: dict[frozenset, list[str]] = {}
+        for m, ids in marks.items():
+            if m[0].isalpha():
+                by_gates.setdefault(frozenset(ids), []).append(m)
+        self.letter_marks = tuple((ids, tuple(ms)) for ids, ms in by_gates.items())
 
-    def _chunk(self, low: str) -> tuple[frozenset, frozenset]:
-        """The gate words and the marks of a piece of text (memoised)."""
-        found = self._chunks.get(low)
-        if found is None:
+    def open(self, low: str) -> tuple[frozenset, frozenset]:
+        """The gates a lower-cased text opens, and its words that a gate or a filter names."""
+        if low.isascii():  # as bytes: split() in C instead of a match object per word
+            words = self.all_bytes.intersection(low.encode("ascii").translate(_LETTERS_ONLY).split())
+            words = frozenset(map(bytes.decode, words)) if words else _NONE
+        else:
+            words = self.all_words.intersection(_WORDS.findall(low))
+        # a text of 160 characters or more is read as its lines and sentences, so a substring
+        # ending with the full stop of ". " is not seen (as ever: gates decide the scan budget)
+        marks = frozenset(self.mark_pattern.findall(low.replace(". ", "\n") if len(low) >= 160 else low))
+        key = (words, marks)
+        opened = self._chunks.get(key)  # texts share their few gate words: memoised on them
+        if opened is None:
             if len(self._chunks) > 100_000:
                 self._chunks.clear()
-            words = self.all_words.intersection(_WORDS.findall(low))
-            found = self._chunks[low] = (words, frozenset(self.mark_pattern.findall(low)))
-        return found
+            found: set[str] = set()
+            table = self.words
+            for word in words & self.word_set:
+                found |= table[word]
+            pairs = self.pairs
+            for head in words & self.pair_heads:
+                for gate_id, rest in pairs[head]:
+                    if not rest.isdisjoint(words):
+                        found.add(gate_id)
+            for mark in marks:
+                found |= self.marks[mark]
+            opened = self._chunks[key] = frozenset(found)
+        for ids, letter_marks in self.letter_marks:
+            if not ids <= opened:
+                for mark in letter_marks:
+                    if mark in low:
+                        opened = opened | ids
+                        break
+        return opened, words
 
-    def open(self, low: str) -> frozenset:
-        if len(low) < 160:
-            words, marks = self._chunk(low)
-        else:
-            # long texts are read by line and sentence: versions of a description share most of
-            # them, and neither a word nor a gate substring spans a line break or ". "
-            words, marks = set(), set()
-            for piece in _PIECES.split(low):
-                w, m = self._chunk(piece)
-                words |= w
-                marks |= m
-        opened: set[str] = set()
-        for word in words & self.word_set:
-            opened |= self.words[word]
-        for head in words & self.pair_heads:
-            for gate_id, rest in self.pairs[head]:
-                if not rest.isdisjoint(words):
-                    opened.add(gate_id)
-        for mark in marks:
-            opened |= self.marks[mark]
-        for mark, ids in self.letter_marks:
-            if mark in low:
-                opened |= ids
-        return frozenset(opened)
+
+_NONE: frozenset = frozenset()
 
 
 _TABLE: GateTable | None = None
@@ -117,12 +198,32 @@ def _table() -> GateTable:
     if _TABLE is None:
         from toolcontract.security import payloads, secrets, signals
 
-        _TABLE = GateTable({**signals.GATES, **payloads.GATES, **secrets.GATES})
+        _TABLE = GateTable({**signals.GATES, **payloads.GATES, **secrets.GATES},
+                           frozenset().union(*map(filter_words, (*signals.NEEDS.values(), *payloads.NEEDS.values()))))
     return _TABLE
+
+
+# the only characters that a case-insensitive match of an ASCII letter accepts besides the
+# letter's two cases (İ and K also lower-case to ASCII; İ is the only character whose lower
+# case is longer than one character)
+_NOT_LOWER_SAFE = re.compile("[\u0130\u0131\u017f\u212a]")
 
 
 @functools.lru_cache(maxsize=32768)
 def view(text: str) -> View:
-    """The text as a model reads it, and which gates it opens (memoised: texts recur)."""
-    normal, where = normalized(text)
-    return View(normal, where, _table().open(normal.lower()))
+    """The text as a model reads it, and which gates it opens (memoised: texts recur).
+
+    `low` is the lower-cased text when it keeps every index and a case-sensitive match of a
+    lower-cased ASCII pattern on it finds what the case-insensitive one finds on the text:
+    always for ASCII text, and for any other text without the four characters that
+    case-insensitive matching folds to an ASCII letter (word, digit and space classes do
+    not depend on case)."""
+    if text.isascii() and (text.isprintable() or not ascii_control(text)):
+        normal, where = text, None  # what normalized() returns for it, without the call
+    else:
+        normal, where = normalized(text)
+    low = normal.lower()
+    opened, words = (_TABLE or _table()).open(low)
+    if not normal.isascii() and _NOT_LOWER_SAFE.search(normal) is not None:
+        return View(normal, where, opened, None, words)
+    return View(normal, where, opened, low, words)

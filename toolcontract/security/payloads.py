@@ -16,19 +16,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from toolcontract.security.gates import compile_filter
+from toolcontract.security.gates import view as gated_view
+from toolcontract.security.lazy import Lazy
+
 _I = re.IGNORECASE
 _SHELL_WORDS = (r"(?:rm\s+-[a-z]*[rf]|cat\s+[/~.]|curl\s|wget\s|nc\s|ncat\s|bash\b|sh\s+-c|zsh\b|chmod\s|chown\s|"
                 r"python[23]?\s+-c|perl\s+-e|ruby\s+-e|whoami\b|id\b|uname\b|mkfifo\b|/bin/\w+|powershell\b|cmd(?:\.exe)?\s+/c|"
                 r"echo\s|env\b|printenv\b|ls\s|nslookup\s|ping\s+-)")
 
-VALUE_PAYLOADS: tuple[tuple[str, str, re.Pattern], ...] = tuple((gate, what, re.compile(p, _I)) for gate, what, p in (
+# (gate, what it is, expression compiled on first use)
+VALUE_PAYLOADS: tuple[tuple[str, str, Lazy], ...] = tuple((gate, what, Lazy(p, _I)) for gate, what, p in (
     ("payload:shell-chain", "a shell command chained onto the value", r"(?:;|&&|\|\|?)\s*" + _SHELL_WORDS),
     ("payload:substitution", "a shell command substitution", r"\$\(\s*" + _SHELL_WORDS + r"[^)]{0,200}\)|`\s*" + _SHELL_WORDS + r"[^`]{0,200}`"),
     ("payload:sql", "an SQL injection", r"'\s*(?:or|and)\s+'?\w*'?\s*=\s*'?\w*|\bunion\s+(?:all\s+)?select\b|;\s*(?:drop|truncate|delete)"
                          r"\s+(?:table|database|from)\b|'\s*;?\s*--(?:\s|$)"),
     ("payload:traversal", "a path traversal", r"(?:\.\.[/\\]){2,}|\.\.[/\\](?:etc|root|proc|windows|system32|home)\b"),
 ))
-TEXT_PAYLOADS: tuple[tuple[str, str, re.Pattern], ...] = tuple((gate, what, re.compile(p, _I)) for gate, what, p in (
+TEXT_PAYLOADS: tuple[tuple[str, str, Lazy], ...] = tuple((gate, what, Lazy(p, _I)) for gate, what, p in (
     ("payload:script", "script markup", r"<\s*script\b[^>]*>\s*\S[\s\S]{0,2000}?<\s*/\s*script\s*>|<\s*script\b[^>]*\bsrc\s*=|"
                       r"\bjavascript\s*:\s*\w|<[^>]*\bon(?:error|load|click|mouseover|focus|blur|submit)\s*=|"
                       r"^[^<>]{0,40}\bon(?:error|load|mouseover)\s*=\s*\w+\("),
@@ -49,6 +54,23 @@ GATES = {
 }
 
 
+_ALL_PAYLOADS = VALUE_PAYLOADS + TEXT_PAYLOADS
+
+# filters past the gates (see toolcontract.security.gates.compile_filter): what each pattern's
+# matches need, as words and substrings of the lower-cased text
+_SHELL = ("rm cat curl wget nc ncat bash sh zsh chmod chown python perl ruby whoami id uname mkfifo /bin/ powershell "
+          "cmd echo env printenv ls nslookup ping")
+FILTERS = {
+    "payload:shell-chain": ((_SHELL,),),
+    "payload:substitution": ((_SHELL,),),
+    "payload:sql": ((r"re:'\s*(?:or|and)\s", "="), ("union", "select"),
+                    (";", "drop truncate delete", "table database from"), (r"re:'\s*;?\s*--",)),
+    "payload:traversal": (("../ ..\\",),),
+    "payload:destructive": ((r"re:rm\s+-",), (":()",), ("mkfs", "/dev/"), ("dd", "if=", "of=/dev/")),
+}
+NEEDS = {gate: compile_filter(alternatives) for gate, alternatives in FILTERS.items()}
+
+
 @dataclass(frozen=True, slots=True)
 class Payload:
     start: int
@@ -58,15 +80,17 @@ class Payload:
 
 def find_payloads(text: str, value: bool) -> tuple[Payload, ...]:
     """Payloads of a string; `value` says whether it is a value the model may send."""
-    from toolcontract.security.gates import view as gated_view
-
     view = gated_view(text)
     opened = view.opened
     found = []
-    for gate, what, pattern in (VALUE_PAYLOADS + TEXT_PAYLOADS if value else TEXT_PAYLOADS):
+    for gate, what, expression in (_ALL_PAYLOADS if value else TEXT_PAYLOADS):
         if gate not in opened:
             continue
-        m = pattern.search(view.text)
+        needs = NEEDS.get(gate)
+        if needs and not view.passes(needs):
+            continue
+        pattern, text = expression.on(view)
+        m = pattern.search(text)
         if m:
             found.append(Payload(*view.original(m.start(), m.end()), what))
     return tuple(found)

@@ -10,6 +10,7 @@ so each rule reads a short list, and a clean string never becomes an object.
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,15 +21,17 @@ from toolcontract.security.payloads import Payload, find_payloads
 from toolcontract.security.regex_safety import Backtracking, backtracking_risk
 from toolcontract.security.secrets import GATES as _SECRET_GATES
 from toolcontract.security.secrets import SecretMatch, find_secrets
-from toolcontract.security.surfaces import KINDS, NAME, PATTERN, PROPERTY, TEXT, Surface, collect
-from toolcontract.security.unicode import Confusion, HiddenSpan, hidden_spans, identifier_confusion, word_confusions
+from toolcontract.security.surfaces import KINDS, NAME, PATTERN, PROPERTY, TEXT, Surface, collect, texts
+from toolcontract.security.unicode import (Confusion, HiddenSpan, ascii_control, hidden_spans, identifier_confusion,
+                                           word_confusions)
 
 SECRET_GATES = frozenset(_SECRET_GATES)
 PAYLOAD_GATES = frozenset(_PAYLOAD_GATES)
-_ASCII_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _SHORT_PAYLOAD = re.compile(r"[;&|$`']|\.\.|<|rm |mkfs|javascript")
 _SHORT_TAG = re.compile(r"[<\[|]")
 _SHORT_CREDENTIAL = re.compile(r"~/|\.env|id_|/etc/|\.ssh|\.aws|169\.254|metadata|\.pem|\*\.", re.I)
+# any of the three: most short values (an enum value, a word) hold none
+_SHORT_ANY = re.compile("|".join((_SHORT_PAYLOAD.pattern, _SHORT_TAG.pattern, _SHORT_CREDENTIAL.pattern)), re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +76,8 @@ def _analyse(text: str, kind: str) -> TextReport:
     ascii_text = text.isascii()
     hidden: tuple[HiddenSpan, ...] = ()
     confusion = None
-    if not ascii_text or _ASCII_CONTROL.search(text):
+    # printable ASCII (most text) holds no control character: no regex needed to know it
+    if not ascii_text or ascii_control(text):
         hidden = hidden_spans(text)
     if not ascii_text:
         if kind == NAME or kind == PROPERTY:
@@ -88,11 +92,15 @@ def _analyse(text: str, kind: str) -> TextReport:
         # a name: no prose signals; a credential in a property name is an access request
         exfiltration = signals.exfiltration_score(text, kind) if kind == PROPERTY and \
             signals.credential_in_name(text) else signals.NOTHING
+        if not hidden and confusion is None and exfiltration.total < signals.THRESHOLD:
+            return EMPTY
         report = TextReport(hidden, confusion, exfiltration=exfiltration)
         return report if report else EMPTY
     if len(text) < 16:
         # an enum value, a word: too short for a secret or a phrase; only a tag such as
         # `<IMPORTANT>`, a short payload or a credential file named with a verb can be in it
+        if _SHORT_ANY.search(text) is None:
+            return TextReport(hidden, confusion) if hidden or confusion else EMPTY
         injection = signals.injection_score(text) if _SHORT_TAG.search(text) else signals.NOTHING
         exfiltration = signals.exfiltration_score(text, kind) if _SHORT_CREDENTIAL.search(text) else signals.NOTHING
         payloads = find_payloads(text, kind != TEXT) if _SHORT_PAYLOAD.search(text) else ()
@@ -102,16 +110,16 @@ def _analyse(text: str, kind: str) -> TextReport:
     if not opened:
         return TextReport(hidden, confusion) if hidden or confusion else EMPTY
     # each scorer only when one of its gates is open: most texts open one or two
-    report = TextReport(
-        hidden,
-        confusion,
-        signals.injection_score(text) if not opened.isdisjoint(signals.INJECTION_IDS) else signals.NOTHING,
-        signals.exfiltration_score(text, kind) if not opened.isdisjoint(signals.EXFILTRATION_IDS) else signals.NOTHING,
-        find_secrets(text) if not opened.isdisjoint(SECRET_GATES) else (),
-        find_payloads(text, kind != TEXT) if not opened.isdisjoint(PAYLOAD_GATES) else (),
-        signals.may_shadow(text),
-    )
-    return report if report else EMPTY
+    injection = signals.injection_score(text) if not opened.isdisjoint(signals.INJECTION_IDS) else signals.NOTHING
+    exfiltration = signals.exfiltration_score(text, kind) if not opened.isdisjoint(signals.EXFILTRATION_IDS) \
+        else signals.NOTHING
+    secrets = find_secrets(text) if not opened.isdisjoint(SECRET_GATES) else ()
+    payloads = find_payloads(text, kind != TEXT) if not opened.isdisjoint(PAYLOAD_GATES) else ()
+    shadow = signals.may_shadow(text)
+    if not (hidden or confusion or shadow or secrets or payloads or injection.total >= signals.THRESHOLD
+            or exfiltration.total >= signals.THRESHOLD):
+        return EMPTY  # what `TextReport(...) or EMPTY` gives, without making the report
+    return TextReport(hidden, confusion, injection, exfiltration, secrets, payloads, shadow)
 
 
 # A file's budget: after this many strings with findings, or this many characters scanned (a
@@ -130,32 +138,89 @@ class _Budget:
     stopped_at: Any = None  # the first tool whose strings were not all read
 
 
-_CACHE: dict[int, tuple[Any, list[tuple[Surface, TextReport]]]] = {}
-_BUDGETS: dict[int, tuple[Any, _Budget]] = {}
+# per tool and per document, for as long as the tool or document lives: each TC6 rule asks
+# for the same tool's reports, in any order and any selection of rules. Keyed by id() with a
+# weak reference (a WeakKeyDictionary makes a reference at every look-up), an entry goes
+# when its object does.
+_TOOLS: dict[int, tuple[weakref.ref, list, "_Budget"]] = {}
+_BUDGETS: dict[int, tuple[weakref.ref, "_Budget"]] = {}
+
+
+class _Forget:
+    """A weak reference's callback: drops the table's entry for the object that went."""
+
+    __slots__ = ("table", "key")
+
+    def __init__(self, table: dict, key: int):
+        self.table, self.key = table, key
+
+    def __call__(self, ref: weakref.ref) -> None:
+        entry = self.table.get(self.key)
+        if entry is not None and entry[0] is ref:
+            del self.table[self.key]
 
 
 def _budget(tool: ToolView) -> _Budget:
     document = tool.document
-    entry = _BUDGETS.get(id(document))
-    if entry is None or entry[0] is not document:
-        if len(_BUDGETS) > 64:
-            _BUDGETS.clear()
-        entry = _BUDGETS[id(document)] = (document, _Budget())
+    key = id(document)
+    entry = _BUDGETS.get(key)
+    if entry is None or entry[0]() is not document:
+        entry = _BUDGETS[key] = (weakref.ref(document, _Forget(_BUDGETS, key)), _Budget())
     return entry[1]
 
 
-def reports(tool: ToolView) -> list[tuple[Surface, TextReport]]:
-    """The tool's strings that have something to report, with what (cached per tool)."""
+class Found:
+    """A string of a tool with something to report, and what; its Surface (the path, built by
+    walking the tool again) only when a rule reports it."""
+
+    __slots__ = ("text", "kind", "report", "_index", "_paths", "_surface")
+
+    def __init__(self, text: str, kind: str, report: TextReport, index: int, paths: "_Paths"):
+        self.text, self.kind, self.report = text, kind, report
+        self._index, self._paths, self._surface = index, paths, None
+
+    @property
+    def surface(self) -> Surface:
+        surface = self._surface
+        if surface is None:
+            parent, last, text, kind, anchor = self._paths.get()[self._index]
+            surface = self._surface = Surface((*parent, last), text, kind, anchor)
+        return surface
+
+
+class _Paths:
+    """A tool's strings with their paths (surfaces.collect), made once, on demand."""
+
+    __slots__ = ("data", "found")
+
+    def __init__(self, data: dict):
+        self.data, self.found = data, None
+
+    def get(self) -> list:
+        if self.found is None:
+            self.found = collect(self.data)
+        return self.found
+
+
+# the last tool's entry: the engine runs every rule on one tool before the next
+_LAST: list = [None]
+
+
+def _scan(tool: ToolView) -> tuple:
+    """(weak reference to the tool, its Found list, the file's budget), made once per tool."""
     key = id(tool)
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0] is tool:
-        return hit[1]
-    found: list[tuple[Surface, TextReport]] = []
+    entry = _TOOLS.get(key)
+    if entry is not None and entry[0]() is tool:
+        _LAST[0] = entry
+        return entry
+    found: list[Found] = []
     budget = _budget(tool)
+    findings, characters = budget.findings, budget.characters
     memos = _REPORTS
     view = gates.view
-    for parent, last, text, kind, anchor in collect(tool.data):  # runs for every string of every tool
-        if budget.findings >= MAX_FINDINGS or budget.characters >= MAX_CHARACTERS:
+    paths = None
+    for index, (text, kind) in enumerate(texts(tool.data)):  # runs for every string of every tool
+        if findings >= MAX_FINDINGS or characters >= MAX_CHARACTERS:
             if budget.stopped_at is None:
                 budget.stopped_at = tool
             break
@@ -163,25 +228,37 @@ def reports(tool: ToolView) -> list[tuple[Surface, TextReport]]:
         if report is None:  # only text read for the first time costs
             report = analyse(text, kind)
             deep = len(text) >= 16 and kind != NAME and kind != PROPERTY and kind != PATTERN
-            budget.characters += len(text) * (1 + len(view(text).opened)) if deep else len(text)
+            characters += len(text) * (1 + len(view(text).opened)) if deep else len(text)
         if report is not EMPTY:
-            budget.findings += report.reported
-            found.append((Surface((*parent, last), text, kind, anchor), report))
-    if len(_CACHE) > 256:
-        _CACHE.clear()
-    _CACHE[key] = (tool, found)
-    return found
+            findings += report.reported
+            if paths is None:
+                paths = _Paths(tool.data)
+            found.append(Found(text, kind, report, index, paths))
+    budget.findings, budget.characters = findings, characters
+    entry = _TOOLS[key] = _LAST[0] = (weakref.ref(tool, _Forget(_TOOLS, key)), found, budget)
+    return entry
+
+
+def reports(tool: ToolView) -> list[Found]:
+    """The tool's strings that have something to report, with what (cached per tool)."""
+    entry = _LAST[0]
+    if entry is not None and entry[0]() is tool:  # every rule after the first
+        return entry[1]
+    return _scan(tool)[1]
 
 
 def stopped_here(tool: ToolView) -> _Budget | None:
     """The file's budget, when this is the tool where the security rules stopped reading."""
-    reports(tool)
-    budget = _budget(tool)
+    entry = _LAST[0]
+    if entry is None or entry[0]() is not tool:
+        entry = _scan(tool)
+    budget = entry[2]
     return budget if budget.stopped_at is tool else None
 
 
 def clear() -> None:
-    _CACHE.clear()
+    _LAST[0] = None
+    _TOOLS.clear()
     _BUDGETS.clear()
     for memo in _REPORTS.values():
         memo.clear()

@@ -27,9 +27,12 @@ import math
 import re
 from dataclasses import dataclass
 
+from toolcontract.security.gates import view as gated_view
+from toolcontract.security.lazy import Lazy
+
 # (kind, substrings one of which every match contains, pattern)
-_FORMATS: tuple[tuple[str, tuple[str, ...], re.Pattern], ...] = tuple(
-    (kind, needles, re.compile(pattern)) for kind, needles, pattern in (
+_FORMATS: tuple[tuple[str, tuple[str, ...], Lazy], ...] = tuple(
+    (kind, needles, Lazy(pattern)) for kind, needles, pattern in (
         ("an AWS access key id", ("AKIA", "ASIA", "ABIA", "ACCA"), r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
         ("a GitHub token", ("hp_", "ho_", "hu_", "hs_", "hr_", "github_pat_"),
          r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b|\bgithub_pat_[A-Za-z0-9_]{22,255}\b"),
@@ -46,12 +49,14 @@ _FORMATS: tuple[tuple[str, tuple[str, ...], re.Pattern], ...] = tuple(
         ("a private key", ("PRIVATE KEY",), r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"),
         ("a JSON Web Token", ("eyJ",), r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
     ))
-_BEARER = re.compile(r"\bBearer\s+([A-Za-z0-9._~+/-]{20,}=*)")
-_ASSIGNMENT = re.compile(
+_BEARER = Lazy(r"\bBearer\s+([A-Za-z0-9._~+/-]{20,}=*)")
+_ASSIGNMENT = Lazy(
     r"(?i:\b(?:api[_-]?key|apikey|secret(?:[_-]?key)?|client[_-]?secret|access[_-]?(?:key|token)|auth[_-]?token|"
     r"token|password|passwd|pwd)\b)\s*[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-./+]{16,}={0,2})"
 )
-_PLACEHOLDER = re.compile(r"your|example|sample|placeholder|dummy|changeme|redacted|xxxx|\*\*\*|<|\$\{|\{\{|test", re.I)
+# what every _ASSIGNMENT match holds, in lower-cased text (the name ends with one of these words)
+_ASSIGNED = re.compile(r"(?:key|secret|token|password|passwd|pwd)\s*[\"']?\s*[:=]")
+_PLACEHOLDER = Lazy(r"your|example|sample|placeholder|dummy|changeme|redacted|xxxx|\*\*\*|<|\$\{|\{\{|test", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +82,7 @@ def entropy(text: str) -> float:
 
 def _credible(value: str) -> bool:
     return (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
-            and not _PLACEHOLDER.search(value) and entropy(value) >= 3.5)
+            and not _PLACEHOLDER.pattern.search(value) and entropy(value) >= 3.5)
 
 
 # gates (see toolcontract.security.gates): a substring of every format, and the words of the
@@ -95,11 +100,12 @@ GATES = {
 def find_secrets(text: str) -> tuple[SecretMatch, ...]:
     if len(text) < 16:
         return ()
-    from toolcontract.security.gates import view as gated_view
-
-    opened = gated_view(text).opened
+    view = gated_view(text)
+    opened = view.opened
     quick = "secret:format" in opened
     assignment = "secret:assignment" in opened and ("=" in text or ":" in text)
+    if assignment and view.low is not None and _ASSIGNED.search(view.low) is None:
+        assignment = False  # no key word right before a `:` or `=`: the assignment cannot match
     if not quick and not assignment:
         return ()
     found: list[SecretMatch] = []
@@ -112,15 +118,17 @@ def find_secrets(text: str) -> tuple[SecretMatch, ...]:
 
     if quick:
         for kind, needles, pattern in _FORMATS:
-            if any(needle in text for needle in needles):
-                for m in pattern.finditer(text):
-                    add(m.start(), m.end(), kind, m.group())
+            for needle in needles:
+                if needle in text:
+                    for m in pattern.pattern.finditer(text):
+                        add(m.start(), m.end(), kind, m.group())
+                    break
         if "Bearer" in text:
-            for m in _BEARER.finditer(text):
+            for m in _BEARER.pattern.finditer(text):
                 if _credible(m.group(1)):
                     add(m.start(1), m.end(1), "a bearer token", m.group(1))
     if assignment:
-        for m in _ASSIGNMENT.finditer(text):
+        for m in _ASSIGNMENT.pattern.finditer(text):
             if _credible(m.group(1)):
                 add(m.start(1), m.end(1), "a credential assigned in the text", m.group(1))
     return tuple(sorted(found, key=lambda s: s.start))

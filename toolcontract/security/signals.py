@@ -66,6 +66,7 @@ and `.env.example` is not a credential file.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from dataclasses import dataclass
@@ -73,19 +74,25 @@ from typing import Iterable
 
 from toolcontract.security import gates
 from toolcontract.security.gates import View
+from toolcontract.security.lazy import Lazy
 
 THRESHOLD = 3
 _I = re.IGNORECASE
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Signal:
     id: str
     category: str
     weight: int
     meaning: str  # what it says about the text, for messages
-    pattern: re.Pattern
+    expression: Lazy  # compiled on first use (see toolcontract.security.lazy)
     gated: bool = False  # runs only when the text passes its gate (see GATES)
+    needs: tuple = ()  # what a match needs besides its gate (see FILTERS), compiled
+
+    @property
+    def pattern(self) -> re.Pattern:
+        return self.expression.pattern
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,8 +169,139 @@ GATES: dict[str, tuple[str, ...]] = {
                        "system & prompt", "user & messages", "personal & data", "machine & fingerprint",
                        "mac & address|addresses"),
 }
+
+# Filters (see toolcontract.security.gates.compile_filter): past its gate, a signal runs only
+# on text that meets one of these alternatives (checked on ASCII text only). A gate decides
+# which patterns count towards a file's scan budget (scan.py); a filter only saves running a
+# pattern that cannot match, so it is finer: each alternative follows one branch of the
+# pattern, a word where the branch has a whole word, a substring where letters may be glued.
+_NOT = "not don dont never"
+_SINK_VERBS_WORDS = ("send sends sent sending upload uploads uploaded uploading forward forwards forwarded post posts "
+                     "posted transmit transmits transmitted stream streams streamed sync syncs synced share shares "
+                     "shared export exports exported report reports reported beacon leak leaks leaked deliver "
+                     "delivers delivered pipe piped mirror mirrored replicate replicated back backed cache cached "
+                     "store stored save saved log logged push pushes")
+# _SENSITIVE below, as words: each term's first and second word apart ([\s_-] between), or glued
+_SENSITIVE_TERMS = (
+    ("api", "key keys"),
+    ("credential credentials password passwords passphrase passphrases secret secrets tokens cookies phi clipboard "
+     "keystrokes", ""),
+    ("access", "token tokens"), ("auth authentication", "token tokens"), ("private", "key keys information"),
+    ("ssh", "key keys"), ("session", "cookies"), ("master", "password"), ("credit", "card cards"),
+    ("card", "number numbers"), ("social", "security"), ("account", "number numbers"), ("environment", "variables"),
+    ("env", "vars"), ("conversation chat browsing browser location search", "history context log logs"),
+    ("system", "prompt"), ("user", "messages"), ("confidential", "information data"), ("personal", "data"),
+    ("machine", "fingerprint"), ("mac", "address addresses"),
+)
+_SENSITIVE_FILTER = tuple(
+    alternative
+    for first, second in _SENSITIVE_TERMS
+    for alternative in (((first,),) if not second else (
+        (first, second), (" ".join(a + b for a in first.split() for b in second.split()),)))
+)
+FILTERS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "authority-header": (
+        (r"re:(?:system|admin(?:istrator)?|developer|root|security)[\x20_-]*(?:override|instruction|prompt|message"
+         r"|directive|command|notice|update)", ": || !"),
+        ("||", "=override =system =admin"),
+        ("[", "system admin developer", "]"),
+        (r"re:(?:system|developer)\s*:",),
+    ),
+    "override-instructions": (
+        ("ignore disregard forget override overrule supersede",
+         "previous prior above earlier preceding existing original initial other system safety security developer "
+         "default ethical",
+         "instruction instructions guidelines rules prompt prompts directives guardrails constraints restrictions "
+         "policy policies message messages context programming"),
+        ("ignore disregard forget", "everything all", "you that above before else"),
+    ),
+    "bypass-safety": (
+        ("bypass circumvent evade around", "safety security content permission approval",
+         "check checks rules filter filters guardrails restrictions measures policies controls"),
+    ),
+    "hide-from-user": (
+        ("not don dont never without",
+         "tell telling inform informing notify notifying alert alerting mention mentioning reveal revealing "
+         "disclose disclosing show showing", "user"),
+        ("without", "user users", "knowledge noticing awareness"),
+    ),
+    "conceal-action": (
+        (_NOT, "mention reveal disclose admit acknowledge explain", "that why this what how you"),
+    ),
+    "covert-action": (
+        ("secretly covertly surreptitiously quietly silently",
+         "send execute run read access include add forward upload copy call collect exfiltrate transmit"),
+        ("behind", "back"),
+        ("keep", "secret hidden", "from", "user"),
+        ("user", "must should will need", "not never", "know see notice find told"),
+    ),
+    "deceive-presentation": (
+        ("present format disguise frame make", "if though like"),
+        ("act", "you"),
+        ("pretend", "that you"),
+    ),
+    "claimed-approval": (
+        ("user", "approved authorized authorised consented preapproved"),
+        ("is are been", "approved preapproved authorized authorised preauthorized preauthorised"),
+        (_NOT + " need", "ask request seek wait prompt",
+         "confirmation permission approval consent authorization authorisation"),
+    ),
+    "skip-confirmation": (
+        ("without", "asking requesting seeking", "confirmation permission approval consent"),
+    ),
+    "role-reassignment": (
+        ("you", "are", "now"),
+        ("from", "now", "on"),
+        ("pretend", "be"),
+        ("your", "new", "role task instruction instructions goal purpose persona identity"),
+        ("enter switch activate enable", "developer god admin jailbreak dan unrestricted", "mode"),
+    ),
+    "new-behaviour": (
+        ("you", "will must shall", "speak respond reply answer talk", "in with as"),
+    ),
+    "dictate-reply": (
+        ("instead always only", "reply respond answer say tell return", "` ' \""),
+    ),
+    "execute-order": (
+        ("execute run", "following this these any", "command commands code script scripts"),
+    ),
+    "all-tools-order": (
+        ("before after when whenever while", "using calling invoking running", "any every all each", "tool tools"),
+        ("for with to on", "all every any each", "other", "tool tools"),
+        ("all every any each", "other", "tool tools", "must should shall will need"),
+        ("apply applies", "to", "all every any", "tool tools"),
+    ),
+    "failure-threat": (
+        ("otherwise", "will would", "=fail =work =break =error"),
+    ),
+    "forbid-other": (
+        (r"re:(?:never|not|don'?t|forbidden\s+to|allowed\s+to)\s+(?:use|call|invoke|run)\s",),
+    ),
+    "argument-order": (
+        (r"re:(?:field|parameter|argument|param|header|option)\s+(?:of|to|for|in|on)\s",),
+    ),
+    "credential-location": (
+        ("~/. .ssh/ id_rsa id_dsa id_ecdsa id_ed25519 .aws/ .git-credentials /etc/shadow /etc/passwd /etc/sudoers "
+         "/etc/master.passwd .env *.pem *.key *.p12 *.pfx *.keystore *.jks *.kdbx .pem .p12 .pfx .kdbx wallet.dat "
+         "keychain credentials.json",),
+    ),
+    "history-argument": (
+        ("contain contains include includes be pass provide put insert fill filled copy repeat reveal print output",
+         "message messages conversation chat prompt prompts history",
+         "previous prior last earlier entire full complete whole all history context log system"),
+    ),
+    "collect-sensitive": _SENSITIVE_FILTER,
+    "sensitive-data": _SENSITIVE_FILTER,
+    "external-sink": (
+        (_SINK_VERBS_WORDS, "to with via on in into"),
+        ("stored cached kept synced saved backed mirrored logged", "remotely externally offsite off"),
+    ),
+}
+NEEDS = {id: gates.compile_filter(alternatives) for id, alternatives in FILTERS.items()}
+
+
 def _s(id: str, category: str, weight: int, meaning: str, pattern: str, flags: int = _I) -> Signal:
-    return Signal(id, category, weight, meaning, re.compile(pattern, flags), id in GATES)
+    return Signal(id, category, weight, meaning, Lazy(pattern, flags), id in GATES, NEEDS.get(id, ()))
 
 
 # ------------------------------------------------------------------ injection
@@ -242,9 +380,9 @@ _MENTION = (
     r"(?P<tool>(?-i:`[A-Za-z][\w.:/-]{0,80}`|'[A-Za-z][\w.:/-]{0,80}'|\"[A-Za-z][\w.:/-]{0,80}\""
     r"|[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z][\w-]*(?=\s+tool\b)))"
 )
-_IMPERATIVE = re.compile(
+_IMPERATIVE = Lazy(
     r"\b(?:always|must|never|forbidden|required|mandatory|make\s+sure|ensure|be\s+sure|must-have)\b", _I)
-_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+", _I)
+_ADDRESS = Lazy(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+", _I)
 _SELF_WORDS = frozenset(("this", "the", "a", "an", "any", "other", "same", "following", "next", "that", "each",
                          "every", "your", "our", "its", "which", "one"))
 
@@ -284,7 +422,7 @@ _CREDENTIAL_LOCATION = (
     r"|\*\.(?:pem|key|p12|pfx|keystore|jks|kdbx)\b|\b[\w-]+\.(?:pem|p12|pfx|kdbx)\b|\bwallet\.dat\b"
     r"|\bkeychain\b|\bcredentials\.json\b"
 )
-_ACCESS_VERB = re.compile(
+_ACCESS_VERB = Lazy(
     r"\b(?:read|reads|reading|cat|include|includes|including|provide|provides|pass|passes|send|sends|upload|uploads|"
     r"attach|attaches|extract|extracts|dump|dumps|collect|collects|harvest|grab|print|output|share|"
     r"forward|post|contents?\s+of|use\s+as|paste)\b", _I)
@@ -342,8 +480,8 @@ EXFILTRATION: tuple[Signal, ...] = (
 )
 # a credential location with an access verb in its sentence, or in a property name
 CREDENTIAL_ACCESS = Signal("credential-access", "credential", 3, "asks for the contents of a credential file",
-                           EXFILTRATION[0].pattern)
-_CREDENTIAL_IN_NAME = re.compile(
+                           EXFILTRATION[0].expression)
+_CREDENTIAL_IN_NAME = Lazy(
     r"(?:^|[_\W])(?:id_?rsa|id_?ed25519|id_?ecdsa|ssh_?(?:private_?)?key|bashrc|zshrc|netrc|npmrc|pypirc|"
     r"aws_?credentials|git_?credentials|etc_?(?:passwd|shadow)|dotenv|env_?file)(?:$|[_\W])", _I)
 
@@ -351,17 +489,41 @@ _CREDENTIAL_IN_NAME = re.compile(
 # -------------------------------------------------------------------- scoring
 
 
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
+_SENTENCE_END = Lazy(r"[.!?](?=\s|$)|\n\s*\n")
+
+
+class _Sentences:
+    """Where the sentences of one text end, to find the sentence around a span quickly."""
+
+    __slots__ = ("text", "ends")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.ends: list[int] | None = None
+
+    def bounds(self, start: int, end: int) -> tuple[int, int]:
+        """The sentence around a span: from the end of the previous one (., ! or ? before a
+        space, or a blank line; lines of wrapped text are one sentence) to the end of its own.
+
+        The previous one is the last match of a scan of the text up to `start`. That scan
+        and one of the whole text find the same matches up to two characters before `start`
+        (only `$` at the scan's end, and a blank-line run it cuts, differ), so the scan
+        resumes from the last of those instead of the text's beginning."""
+        pattern = _SENTENCE_END.pattern
+        ends = self.ends
+        if ends is None:
+            ends = self.ends = [m.end() for m in pattern.finditer(self.text)]
+        count = bisect.bisect_right(ends, start - 2)
+        left = ends[count - 1] if count else 0
+        for m in pattern.finditer(self.text, left, start):
+            left = m.end()
+        m = pattern.search(self.text, end)
+        return left, (m.start() if m else len(self.text))
 
 
 def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    """The sentence around a span: from the end of the previous one (., ! or ? before a space,
-    or a blank line; lines of wrapped text are one sentence) to the end of its own."""
-    left = 0
-    for m in _SENTENCE_END.finditer(text, 0, start):
-        left = m.end()
-    m = _SENTENCE_END.search(text, end)
-    return left, (m.start() if m else len(text))
+    """The sentence around a span (see _Sentences.bounds)."""
+    return _Sentences(text).bounds(start, end)
 
 
 def _strongest(matches: Iterable[Match]) -> Score:
@@ -374,10 +536,6 @@ def _strongest(matches: Iterable[Match]) -> Score:
     return Score(sum(m.weight for m in chosen), chosen)
 
 
-def _original(where: list[int] | None, start: int, end: int) -> tuple[int, int]:
-    return View("", where, frozenset()).original(start, end)
-
-
 _STRONG_INJECTION = tuple(s for s in INJECTION if s.weight >= 2)
 _WEAK_INJECTION = tuple(s for s in INJECTION if s.weight < 2)
 
@@ -388,9 +546,12 @@ def _matches(signals: tuple[Signal, ...], view: View) -> list[Match]:
     for signal in signals:
         if signal.gated and signal.id not in opened:
             continue
-        m = signal.pattern.search(view.text)
+        if signal.needs and not view.passes(signal.needs):
+            continue
+        pattern, text = signal.expression.on(view)
+        m = pattern.search(text)
         if m:
-            found.append(Match(signal, *_original(view.where, m.start(), m.end()), signal.weight))
+            found.append(Match(signal, *view.original(m.start(), m.end()), signal.weight))
     return found
 
 
@@ -415,17 +576,25 @@ EXFILTRATION_IDS = frozenset(s.id for s in EXFILTRATION)
 
 def credential_in_name(name: str) -> bool:
     """Whether a property name asks for a credential (`ssh_key_content`, `bashrc`)."""
-    return _CREDENTIAL_IN_NAME.search(name) is not None
+    return _CREDENTIAL_IN_NAME.pattern.search(name) is not None
 
 
 # something that can name another tool: a quote, an identifier, a camelCase hump, "tool"
-_MENTION_HINT = re.compile(r"[`'\"]|[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|\btools?\b", re.I)
+_MENTION_HINT = Lazy(r"[`'\"]|[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|\btools?\b", re.I)
 
 
 def may_shadow(text: str) -> bool:
     """Whether a shadowing signal could match (its gate is open): scored then with the tool's name."""
-    return (len(text) >= 16 and not gates.view(text).opened.isdisjoint(_SHADOWING_IDS)
-            and _MENTION_HINT.search(text) is not None)
+    if len(text) < 16:
+        return False
+    view = gates.view(text)
+    opened = view.opened
+    if opened.isdisjoint(_SHADOWING_IDS):
+        return False
+    for signal in SHADOWING:  # as shadowing_score: a signal runs past its gate and its filter
+        if signal.id in opened and (not signal.needs or view.passes(signal.needs)):
+            return _MENTION_HINT.pattern.search(text) is not None
+    return False
 
 
 def _is_self(mention: str, own: str | None) -> bool:
@@ -444,22 +613,28 @@ def shadowing_score(text: str, own_name: str | None) -> Score:
         return NOTHING
     view = gates.view(text)
     found: list[Match] = []
+    sentences = _Sentences(view.text)
     for signal in SHADOWING:
         if signal.id not in view.opened:
             continue
-        for m in signal.pattern.finditer(view.text):
-            if signal.id in _NAMES_A_TOOL and _is_self(m.group("tool"), own_name):
+        if signal.needs and not view.passes(signal.needs):
+            continue
+        pattern, searched = signal.expression.on(view)
+        for m in pattern.finditer(searched):
+            if signal.id in _NAMES_A_TOOL and _is_self(view.text[m.start("tool"):m.end("tool")], own_name):
                 continue
-            lo, hi = _sentence_bounds(view.text, m.start(), m.end())
-            sentence = view.text[lo:hi]
-            if signal.id in _NEEDS_IMPERATIVE and not _IMPERATIVE.search(sentence):
-                continue
-            found.append(Match(signal, *_original(view.where, m.start(), m.end()), signal.weight))
+            lo, hi = sentences.bounds(m.start(), m.end())
+            if signal.id in _NEEDS_IMPERATIVE:
+                imperative, sentence = _IMPERATIVE.on(view)
+                if not imperative.search(sentence[lo:hi]):
+                    continue
+            found.append(Match(signal, *view.original(m.start(), m.end()), signal.weight))
             if signal.id in _NAMES_A_TOOL:
-                address = _ADDRESS.search(sentence)
-                if address:
-                    found.append(Match(_ADDRESS_SIGNAL, *_original(view.where, lo + address.start(),
-                                                                   lo + address.end()), _ADDRESS_SIGNAL.weight))
+                address, sentence = _ADDRESS.on(view)
+                a = address.search(sentence[lo:hi])
+                if a:
+                    found.append(Match(_ADDRESS_SIGNAL, *view.original(lo + a.start(), lo + a.end()),
+                                       _ADDRESS_SIGNAL.weight))
             break
     return _strongest(found) if found else NOTHING
 
@@ -469,11 +644,10 @@ def exfiltration_score(text: str, kind: str) -> Score:
     if len(text) < 4:
         return NOTHING
     view = gates.view(text)
-    where = view.where
     if kind == "property":
-        m = _CREDENTIAL_IN_NAME.search(view.text)
+        m = _CREDENTIAL_IN_NAME.pattern.search(view.text)
         if m:
-            return _strongest([Match(CREDENTIAL_ACCESS, *_original(where, m.start(), m.end()), CREDENTIAL_ACCESS.weight)])
+            return _strongest([Match(CREDENTIAL_ACCESS, *view.original(m.start(), m.end()), CREDENTIAL_ACCESS.weight)])
     found: list[Match] = []
     opened = view.opened
     if not opened:
@@ -483,17 +657,22 @@ def exfiltration_score(text: str, kind: str) -> Score:
             continue  # weight 1: it counts only next to a stronger signal
         if signal.gated and signal.id not in opened:
             continue
-        m = signal.pattern.search(view.text)
+        if signal.needs and not view.passes(signal.needs):
+            continue
+        pattern, searched = signal.expression.on(view)
+        m = pattern.search(searched)
         if not m:
             continue
         weight = signal.weight
         if signal.id == "credential-location":
-            for candidate in signal.pattern.finditer(view.text):
-                lo, hi = _sentence_bounds(view.text, candidate.start(), candidate.end())
-                if _ACCESS_VERB.search(view.text, lo, hi):
+            sentences = _Sentences(view.text)
+            access, read = _ACCESS_VERB.on(view)
+            for candidate in pattern.finditer(searched):
+                lo, hi = sentences.bounds(candidate.start(), candidate.end())
+                if access.search(read, lo, hi):
                     m, signal, weight = candidate, CREDENTIAL_ACCESS, CREDENTIAL_ACCESS.weight
                     break
-        found.append(Match(signal, *_original(where, m.start(), m.end()), weight))
+        found.append(Match(signal, *view.original(m.start(), m.end()), weight))
     return _strongest(found) if found else NOTHING
 
 

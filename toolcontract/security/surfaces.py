@@ -223,5 +223,134 @@ def _schema(schema: dict, path: tuple, depth: int, add: Callable) -> None:
         # _SKIP: structure, numbers and booleans
 
 
+def texts(data: dict) -> list[tuple[str, str]]:
+    """The (text, kind) of every string `collect` finds, in the same order, without paths:
+    the scan reads these, and builds paths (with `collect`) only for a tool with something
+    to report. Keep the two walks in step (tests/test_security_speed.py compares them)."""
+    out: list[tuple[str, str]] = []
+    add = out.append
+    name = data.get("name")
+    if type(name) is str:
+        add((name, NAME))
+    for key in TOP_TEXT:
+        value = data.get(key)
+        if type(value) is str:
+            add((value, TEXT))
+    for key in TOP_LISTS:
+        value = data.get(key)
+        if type(value) is list:
+            for item in value:
+                if type(item) is str:
+                    add((item, TEXT))
+        elif type(value) is str:
+            add((value, TEXT))
+    annotations = data.get("annotations")
+    if type(annotations) is dict:
+        _bare_strings(annotations, OTHER, 0, add)
+    for key in ("input_schema", "output_schema"):
+        schema = data.get(key)
+        if type(schema) is dict:
+            _bare_schema(schema, 0, add)
+    rules = data.get("semantic_rules")
+    if type(rules) is list:
+        for entry in rules:
+            if type(entry) is dict and type(entry.get("message")) is str:
+                add((entry["message"], TEXT))
+    examples = data.get("examples")
+    if type(examples) is list:
+        _bare_strings(examples, VALUE, 0, add)
+    for key, value in data.items():
+        if type(key) is str and key.startswith("x-"):
+            _bare_strings(value, OTHER, 0, add)
+    return out
+
+
+def _bare_strings(value: Any, kind: str, depth: int, add: Callable) -> None:
+    """_strings without paths."""
+    if type(value) is str:
+        add((value, kind))
+    elif depth > _MAX_DEPTH:
+        return
+    elif type(value) is dict:
+        for item in value.values():
+            if type(item) is str:
+                add((item, kind))
+            elif type(item) is dict or type(item) is list:
+                _bare_strings(item, kind, depth + 1, add)
+    elif type(value) is list:
+        for item in value:
+            if type(item) is str:
+                add((item, kind))
+            elif type(item) is dict or type(item) is list:
+                _bare_strings(item, kind, depth + 1, add)
+
+
+def _bare_schema(schema: dict, depth: int, add: Callable) -> None:
+    """_schema without paths (the same cases, the commonest first)."""
+    if depth > _MAX_DEPTH:
+        return
+    keywords = _KEYWORDS
+    for key, value in schema.items():
+        role = keywords.get(key, _UNKNOWN)
+        if role == _PROSE:
+            if type(value) is str:
+                add((value, TEXT))
+        elif role == _TYPE:
+            if type(value) is str:
+                if value not in _JSON_TYPES:
+                    add((value, OTHER))
+            elif type(value) is list:
+                for item in value:
+                    if type(item) is str and item not in _JSON_TYPES:
+                        add((item, OTHER))
+        elif role == _SUBSCHEMA_MAP:
+            if type(value) is dict:
+                for name, sub in value.items():
+                    if type(name) is str:
+                        if key == "properties":
+                            add((name, PROPERTY))
+                        elif key == "patternProperties":
+                            add((name, PATTERN))
+                    if type(sub) is dict:
+                        _bare_schema(sub, depth + 1, add)
+        elif role == _SKIP:
+            continue
+        elif role == _REQUIRED:
+            if type(value) is list:
+                properties = schema.get("properties")
+                declared = properties if type(properties) is dict else {}
+                for item in value:
+                    if type(item) is str and item not in declared and not _plain_name(item):
+                        add((item, OTHER))
+        elif role == _VALUES:
+            if type(value) is str:
+                add((value, VALUE))
+            elif type(value) is dict or type(value) is list:
+                _bare_strings(value, VALUE, depth, add)
+        elif role == _SUBSCHEMA:
+            if type(value) is dict:
+                _bare_schema(value, depth + 1, add)
+            elif key == "items" and type(value) is list:
+                for sub in value:
+                    if type(sub) is dict:
+                        _bare_schema(sub, depth + 1, add)
+        elif role == _SUBSCHEMA_LIST:
+            if type(value) is list:
+                for sub in value:
+                    if type(sub) is dict:
+                        _bare_schema(sub, depth + 1, add)
+        elif role == _PATTERN:
+            if type(value) is str:
+                add((value, PATTERN))
+        else:  # an unknown keyword or an `x-` extension
+            if type(value) is str:
+                add((value, OTHER))
+            elif type(value) is dict or type(value) is list:
+                _bare_strings(value, OTHER, depth, add)
+
+
+_UNKNOWN = -1
+
+
 def _plain_name(text: str) -> bool:
     return len(text) <= 64 and text.isascii() and " " not in text

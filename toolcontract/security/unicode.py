@@ -16,12 +16,13 @@ import unicodedata
 from dataclasses import dataclass
 
 from toolcontract.security.confusables_data import LOOKALIKES_BY_ASCII, NFKC_CHANGING_BMP
+from toolcontract.security.lazy import Lazy
 
 # ASCII letter or digit each look-alike stands for
 LOOKALIKE: dict[str, str] = {char: ascii_char for ascii_char, chars in LOOKALIKES_BY_ASCII.items() for char in chars}
 
 # Characters that may be hidden; each is then judged in its context (see `hidden_spans`).
-_CANDIDATES = re.compile(
+_CANDIDATES = Lazy(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"  # C0 (but tab, newline, carriage return), DEL, C1
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
     "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"
@@ -30,7 +31,7 @@ _CANDIDATES = re.compile(
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _DIRECTION_MARKS = frozenset("\u200e\u200f\u061c")
 _JOINERS = frozenset("\u200c\u200d")
-_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+_RTL = Lazy("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 _CONTROL_NAMES = {
     0x00: "NULL", 0x01: "START OF HEADING", 0x02: "START OF TEXT", 0x03: "END OF TEXT", 0x04: "END OF TRANSMISSION",
     0x05: "ENQUIRY", 0x06: "ACKNOWLEDGE", 0x07: "BELL", 0x08: "BACKSPACE", 0x0B: "LINE TABULATION",
@@ -147,10 +148,10 @@ def hidden_spans(text: str) -> tuple[HiddenSpan, ...]:
     characters joins them: padding such as `\\u200e \\u200e \\u200e` is one span)."""
     if text.isascii() and not _has_ascii_control(text):
         return ()
-    matches = [(m.start(), m.group()) for m in _CANDIDATES.finditer(text)]
+    matches = [(m.start(), m.group()) for m in _CANDIDATES.pattern.finditer(text)]
     if not matches:
         return ()
-    has_rtl = _RTL.search(text) is not None
+    has_rtl = _RTL.pattern.search(text) is not None
     groups: list[list[tuple[int, str]]] = []
     for index, char in matches:
         if groups and text[groups[-1][-1][0] + 1 : index].strip(" \t") == "" and \
@@ -174,9 +175,18 @@ def hidden_spans(text: str) -> tuple[HiddenSpan, ...]:
 
 
 _ASCII_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_NOT_CONTROL = bytes(range(0x20, 0x7F)) + b"\t\n\r"
+
+
+def ascii_control(text: str) -> bool:
+    """Whether an ASCII text has a control character other than tab, newline and carriage
+    return (what _ASCII_CONTROL finds; deleting every other byte is quicker than a search)."""
+    return not text.isprintable() and bool(text.encode("ascii").translate(None, _NOT_CONTROL))
 
 
 def _has_ascii_control(text: str) -> bool:
+    if text.isascii():
+        return ascii_control(text)
     return _ASCII_CONTROL.search(text) is not None
 
 
@@ -259,16 +269,16 @@ def _majority(letters) -> str | None:
     return max(counts, key=lambda s: (counts[s], s == "LATIN")) if counts else None
 
 
-_WORD = re.compile(r"[^\W_]+")
+_WORD = Lazy(r"[^\W_]+")
 
 
 def word_confusions(text: str) -> list[Confusion]:
     """Words of a text that mix ASCII letters with look-alikes from another script
     (`Sуstem` with a Cyrillic `у`). Words wholly in one script are ordinary text."""
-    if text.isascii():
+    if text.isascii() or _LOOKALIKES.pattern.search(text) is None:
         return []
     found: list[Confusion] = []
-    for match in _WORD.finditer(text):
+    for match in _WORD.pattern.finditer(text):
         word = match.group()
         if word.isascii() or not any(c.isascii() and c.isalpha() for c in word):
             continue
@@ -290,15 +300,16 @@ def normalized(text: str) -> tuple[str, list[int] | None]:
     dropped (tag characters turned back into the ASCII they copy), compatibility forms
     folded (NFKC) and look-alike letters replaced by their ASCII letter. Returns the text
     and, when it differs, each of its characters' index in the original."""
-    if text.isascii() and not _ASCII_CONTROL.search(text):
+    if text.isascii() and not ascii_control(text):
         return text, None
-    first = _CHANGING.search(text)
+    changing = _CHANGING.pattern
+    first = changing.search(text)
     if first is None:
         return text, None
     out: list[str] = []
     where: list[int] = []
     done = 0
-    for m in _CHANGING.finditer(text, first.start()):
+    for m in changing.finditer(text, first.start()):
         start = m.start()
         if start > done:  # characters that read as they are written, copied at once
             out.append(text[done:start])
@@ -320,10 +331,13 @@ def normalized(text: str) -> tuple[str, list[int] | None]:
 # characters that may read differently from how they look: controls and hidden ones,
 # look-alikes, compatibility forms (NFKC), and anything beyond the BMP as one range (a class
 # of BMP characters only compiles to a bitmap; listing astral ones makes every test linear)
-_CHANGING = re.compile(
-    "[" + re.sub("[\U00010000-\U0010ffff]-[\U00010000-\U0010ffff]", "", _CANDIDATES.pattern[1:-1])
+_CHANGING = Lazy(lambda: (
+    "[" + re.sub("[\U00010000-\U0010ffff]-[\U00010000-\U0010ffff]", "", _CANDIDATES.source[1:-1])
     + "".join(re.escape(c) for c in LOOKALIKE if c < "\U00010000") + NFKC_CHANGING_BMP + "\U00010000-\U0010ffff]"
-)
+))
+# look-alike letters (and, as one range, anything beyond the BMP): a text without one has no
+# word for word_confusions
+_LOOKALIKES = Lazy(lambda: "[" + "".join(re.escape(c) for c in LOOKALIKE if c < "\U00010000") + "\U00010000-\U0010ffff]")
 _FOLD: dict[str, str] = {}
 
 
@@ -333,7 +347,7 @@ def _fold(char: str) -> str:
     code = ord(char)
     if 0xE0020 <= code <= 0xE007E:
         return chr(code - 0xE0000)
-    if _CANDIDATES.match(char):
+    if _CANDIDATES.pattern.match(char):
         return ""
     folded = unicodedata.normalize("NFKC", char)
     if folded.isascii():

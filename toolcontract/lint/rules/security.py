@@ -11,7 +11,7 @@ The signal tables and their weights are in `toolcontract.security.signals`.
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from toolcontract.descriptor import ToolView
 from toolcontract.lint.engine import Bad, Good, Hit, rule
@@ -83,11 +83,17 @@ def _with_description(text: str) -> str:
              note="a direction mark in right-to-left text"),
     ),
 )
-def hidden_characters(tool: ToolView) -> Iterator[Hit]:
-    for surface, report in reports(tool):
-        spans = report.hidden
+def hidden_characters(tool: ToolView) -> Iterable[Hit]:
+    found = reports(tool)  # most tools: nothing
+    return _hidden_characters(found, tool) if found else ()
+
+
+def _hidden_characters(found: list, tool: ToolView) -> Iterator[Hit]:
+    for item in found:
+        spans = item.report.hidden
         if not spans:
             continue
+        surface = item.surface
         first = min(spans, key=lambda span: _SPAN_ORDER.index(span.kind))  # the most telling one
         more = f" (and {len(spans) - 1} more span{'s' if len(spans) > 2 else ''})" if len(spans) > 1 else ""
         yield _hit(surface, f"hidden characters {_at(surface, first.start)}: {first.describe()}{more}")
@@ -125,11 +131,17 @@ _SPAN_ORDER = ("tag", "bidi", "control", "marks", "invisible", "variation")
              note="a name in one script"),
     ),
 )
-def confusable_characters(tool: ToolView) -> Iterator[Hit]:
-    for surface, report in reports(tool):
-        confusion = report.confusion
+def confusable_characters(tool: ToolView) -> Iterable[Hit]:
+    found = reports(tool)  # most tools: nothing
+    return _confusable_characters(found, tool) if found else ()
+
+
+def _confusable_characters(found: list, tool: ToolView) -> Iterator[Hit]:
+    for item in found:
+        confusion = item.report.confusion
         if confusion is None:
             continue
+        surface = item.surface
         if surface.kind in (NAME, PROPERTY):
             what = "tool name" if surface.kind == NAME else "property name"
             yield _hit(surface, f"{what} {_quote(surface.text)}: {confusion.message}",
@@ -176,10 +188,16 @@ def _explain(score: signals.Score, surface: Surface) -> str:
         Good(_with_description("Current weather for one city. Never use this tool to delete anything.")),
     ),
 )
-def instruction_injection(tool: ToolView) -> Iterator[Hit]:
-    for surface, report in reports(tool):
-        score = report.injection
+def instruction_injection(tool: ToolView) -> Iterable[Hit]:
+    found = reports(tool)  # most tools: nothing
+    return _instruction_injection(found, tool) if found else ()
+
+
+def _instruction_injection(found: list, tool: ToolView) -> Iterator[Hit]:
+    for item in found:
+        score = item.report.injection
         if score.total >= signals.THRESHOLD:
+            surface = item.surface
             yield _hit(surface, f"instructions for the model (score {score.total}, threshold {signals.THRESHOLD}): "
                        + _explain(score, surface))
 
@@ -211,12 +229,18 @@ def instruction_injection(tool: ToolView) -> Iterator[Hit]:
                                "are known.'")),
     ),
 )
-def cross_tool_instruction(tool: ToolView) -> Iterator[Hit]:
-    for surface, report in reports(tool):
-        if not report.may_shadow:
+def cross_tool_instruction(tool: ToolView) -> Iterable[Hit]:
+    found = reports(tool)  # most tools: nothing
+    return _cross_tool_instruction(found, tool) if found else ()
+
+
+def _cross_tool_instruction(found: list, tool: ToolView) -> Iterator[Hit]:
+    for item in found:
+        if not item.report.may_shadow:
             continue
-        score = signals.shadowing_score(surface.text, tool.name)
+        score = signals.shadowing_score(item.text, tool.name)
         if score.total >= signals.THRESHOLD:
+            surface = item.surface
             yield _hit(surface, f"orders about other tools (score {score.total}, threshold {signals.THRESHOLD}): "
                        + _explain(score, surface))
 
@@ -252,10 +276,16 @@ def cross_tool_instruction(tool: ToolView) -> Iterator[Hit]:
         Good(_with_description("'Current weather. Example request: send data to https://api.example.com/weather.'")),
     ),
 )
-def secret_exfiltration(tool: ToolView) -> Iterator[Hit]:
-    for surface, report in reports(tool):
-        score = report.exfiltration
+def secret_exfiltration(tool: ToolView) -> Iterable[Hit]:
+    found = reports(tool)  # most tools: nothing
+    return _secret_exfiltration(found, tool) if found else ()
+
+
+def _secret_exfiltration(found: list, tool: ToolView) -> Iterator[Hit]:
+    for item in found:
+        score = item.report.exfiltration
         if score.total >= signals.THRESHOLD:
+            surface = item.surface
             yield _hit(surface, f"asks for secrets or sends data away (score {score.total}, threshold "
                        f"{signals.THRESHOLD}): " + _explain(score, surface))
 
@@ -286,10 +316,16 @@ def secret_exfiltration(tool: ToolView) -> Iterator[Hit]:
                               "YOUR_API_KEY or Bearer <token>.'}\n  required")),
     ),
 )
-def embedded_secret(tool: ToolView) -> Iterator[Hit]:
-    for surface, report in reports(tool):
-        found = report.secrets
+def embedded_secret(tool: ToolView) -> Iterable[Hit]:
+    found = reports(tool)  # most tools: nothing
+    return _embedded_secret(found, tool) if found else ()
+
+
+def _embedded_secret(found: list, tool: ToolView) -> Iterator[Hit]:
+    for item in found:
+        found = item.report.secrets
         if found:
+            surface = item.surface
             first = found[0]
             more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
             yield _hit(surface, f"{first.kind} {_at(surface, first.start)}: {first.redacted}{more}; remove it "
@@ -320,10 +356,16 @@ def embedded_secret(tool: ToolView) -> Iterator[Hit]:
                               "description")),
     ),
 )
-def pattern_backtracking(tool: ToolView) -> Iterator[Hit]:
-    for surface, report in reports(tool):
-        risk = report.backtracking
+def pattern_backtracking(tool: ToolView) -> Iterable[Hit]:
+    found = reports(tool)  # most tools: nothing
+    return _pattern_backtracking(found, tool) if found else ()
+
+
+def _pattern_backtracking(found: list, tool: ToolView) -> Iterator[Hit]:
+    for item in found:
+        risk = item.report.backtracking
         if risk:
+            surface = item.surface
             pattern = surface.text
             group = pattern[risk.start : risk.end]
             yield _hit(surface, f"pattern {_quote(pattern)} can backtrack exponentially: {risk.why} "
@@ -353,10 +395,16 @@ def pattern_backtracking(tool: ToolView) -> Iterator[Hit]:
         Good(_WEATHER.replace("City name such as Lisbon.}", "City name such as Lisbon., default: Lisbon}")),
     ),
 )
-def attack_payload(tool: ToolView) -> Iterator[Hit]:
-    for surface, report in reports(tool):
-        found = report.payloads
+def attack_payload(tool: ToolView) -> Iterable[Hit]:
+    found = reports(tool)  # most tools: nothing
+    return _attack_payload(found, tool) if found else ()
+
+
+def _attack_payload(found: list, tool: ToolView) -> Iterator[Hit]:
+    for item in found:
+        found = item.report.payloads
         if found:
+            surface = item.surface
             first = found[0]
             yield _hit(surface, f"{first.what} {_at(surface, first.start)}: "
                        f"{_quote(surface.text[first.start:max(first.end, first.start + 40)], 50)}")
@@ -390,10 +438,11 @@ def _many_hidden(count: int) -> str:
         Good(_many_hidden(3)),
     ),
 )
-def security_scan_limit(tool: ToolView) -> Iterator[Hit]:
+def security_scan_limit(tool: ToolView) -> Iterable[Hit]:
     budget = stopped_here(tool)
-    if budget is not None:
-        why = (f"{budget.findings} strings with findings" if budget.findings >= MAX_FINDINGS
-               else f"scanning {budget.characters:,} characters")
-        yield Hit((), f"the security rules stopped reading this file at this tool, after {why}: the rest of "
-                  "its text was not checked for tool poisoning", anchor="value")
+    if budget is None:
+        return ()
+    why = (f"{budget.findings} strings with findings" if budget.findings >= MAX_FINDINGS
+           else f"scanning {budget.characters:,} characters")
+    return [Hit((), f"the security rules stopped reading this file at this tool, after {why}: the rest of "
+                "its text was not checked for tool poisoning", anchor="value")]
