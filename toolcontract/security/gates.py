@@ -142,6 +142,8 @@ class GateTable:
         # letter are few and tested with `in`.
         ordered = sorted((m for m in marks if not m[0].isalpha()), key=len, reverse=True)
         self.mark_pattern = re.compile("|".join(map(re.escape, ordered)))
+        # every byte but the first characters of those substrings (ASCII)
+        self.not_mark_starts = bytes(set(range(256)) - {ord(m[0]) for m in ordered})
         self.marks = {m: frozenset().union(*(marks[o] for o in ordered if o in m)) for m in ordered}
         # substrings that start with a letter, by the gates they open: `in` for each (quicker
         # than one regex for them all), and none once their gates are open
@@ -153,18 +155,29 @@ class GateTable:
 
     def open(self, low: str) -> tuple[frozenset, frozenset]:
         """The gates a lower-cased text opens, and its words that a gate or a filter names."""
-        if low.isascii():  # as bytes: split() in C instead of a match object per word
-            words = self.all_bytes.intersection(low.encode("ascii").translate(_LETTERS_ONLY).split())
-            words = frozenset(map(bytes.decode, words)) if words else _NONE
-        else:
-            words = self.all_words.intersection(_WORDS.findall(low))
         # a text of 160 characters or more is read as its lines and sentences, so a substring
         # ending with the full stop of ". " is not seen (as ever: gates decide the scan budget)
-        marks = frozenset(self.mark_pattern.findall(low.replace(". ", "\n") if len(low) >= 160 else low))
+        read = low.replace(". ", "\n") if len(low) >= 160 else low
+        if read.isascii():  # as bytes: split() in C instead of a match object per word
+            data = read.encode("ascii")
+            words = self.all_bytes.intersection(data.translate(_LETTERS_ONLY).split())
+            words = frozenset(map(bytes.decode, words)) if words else _NONE
+            # the scan for substrings costs far more than these str and bytes methods: skip it
+            # when no substring can start anywhere (no first character of one, or only full
+            # stops that end a sentence)
+            starts = data.translate(None, self.not_mark_starts)
+            if not starts or (starts.count(b".") == len(starts) and read.count(".") == read.count(". ")
+                              + read.count(".\n") + read.endswith(".")):
+                marks = _NONE
+            else:
+                marks = frozenset(self.mark_pattern.findall(read))
+        else:
+            words = self.all_words.intersection(_WORDS.findall(read))
+            marks = frozenset(self.mark_pattern.findall(read))
         key = (words, marks)
         opened = self._chunks.get(key)  # texts share their few gate words: memoised on them
         if opened is None:
-            if len(self._chunks) > 100_000:
+            if len(self._chunks) > 512:
                 self._chunks.clear()
             found: set[str] = set()
             table = self.words
@@ -209,7 +222,9 @@ def _table() -> GateTable:
 _NOT_LOWER_SAFE = re.compile("[\u0130\u0131\u017f\u212a]")
 
 
-@functools.lru_cache(maxsize=32768)
+# a text's analysis asks for its view several times, and few texts are asked for later: a
+# small cache (what it keeps lives long, and long-lived objects bring full garbage collections)
+@functools.lru_cache(maxsize=512)
 def view(text: str) -> View:
     """The text as a model reads it, and which gates it opens (memoised: texts recur).
 

@@ -14,11 +14,11 @@ const), and active markup or destructive commands anywhere in a tool's text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from toolcontract.security.gates import compile_filter
 from toolcontract.security.gates import view as gated_view
 from toolcontract.security.lazy import Lazy
+from toolcontract.security.records import Record
 
 _I = re.IGNORECASE
 _SHELL_WORDS = (r"(?:rm\s+-[a-z]*[rf]|cat\s+[/~.]|curl\s|wget\s|nc\s|ncat\s|bash\b|sh\s+-c|zsh\b|chmod\s|chown\s|"
@@ -71,11 +71,11 @@ FILTERS = {
 NEEDS = {gate: compile_filter(alternatives) for gate, alternatives in FILTERS.items()}
 
 
-@dataclass(frozen=True, slots=True)
-class Payload:
-    start: int
-    end: int
-    what: str
+class Payload(Record):
+    __slots__ = ("start", "end", "what")
+
+    def __init__(self, start: int, end: int, what: str):
+        self.start, self.end, self.what = start, end, what
 
 
 def find_payloads(text: str, value: bool) -> tuple[Payload, ...]:

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import re
 import weakref
-from dataclasses import dataclass
+from itertools import compress, count, repeat
+from operator import is_not
 from typing import Any
 
 from toolcontract.descriptor import ToolView
 from toolcontract.security import gates, signals
 from toolcontract.security.payloads import GATES as _PAYLOAD_GATES
 from toolcontract.security.payloads import Payload, find_payloads
-from toolcontract.security.regex_safety import Backtracking, backtracking_risk
+from toolcontract.security.records import Record
 from toolcontract.security.secrets import GATES as _SECRET_GATES
 from toolcontract.security.secrets import SecretMatch, find_secrets
 from toolcontract.security.surfaces import KINDS, NAME, PATTERN, PROPERTY, TEXT, Surface, collect, texts
@@ -34,16 +35,21 @@ _SHORT_CREDENTIAL = re.compile(r"~/|\.env|id_|/etc/|\.ssh|\.aws|169\.254|metadat
 _SHORT_ANY = re.compile("|".join((_SHORT_PAYLOAD.pattern, _SHORT_TAG.pattern, _SHORT_CREDENTIAL.pattern)), re.I)
 
 
-@dataclass(frozen=True, slots=True)
-class TextReport:
-    hidden: tuple[HiddenSpan, ...] = ()
-    confusion: Confusion | None = None
-    injection: signals.Score = signals.NOTHING
-    exfiltration: signals.Score = signals.NOTHING
-    secrets: tuple[SecretMatch, ...] = ()
-    payloads: tuple[Payload, ...] = ()
-    may_shadow: bool = False  # a shadowing signal's gate is open: score it with the tool's name
-    backtracking: Backtracking | None = None  # for a pattern
+class TextReport(Record):
+    __slots__ = ("hidden", "confusion", "injection", "exfiltration", "secrets", "payloads", "may_shadow", "backtracking")
+
+    def __init__(self, hidden: tuple[HiddenSpan, ...] = (), confusion: Confusion | None = None,
+                 injection: signals.Score = signals.NOTHING, exfiltration: signals.Score = signals.NOTHING,
+                 secrets: tuple[SecretMatch, ...] = (), payloads: tuple[Payload, ...] = (), may_shadow: bool = False,
+                 backtracking: Any = None):
+        self.hidden = hidden
+        self.confusion = confusion
+        self.injection = injection
+        self.exfiltration = exfiltration
+        self.secrets = secrets
+        self.payloads = payloads
+        self.may_shadow = may_shadow  # a shadowing signal's gate is open: score it with the tool's name
+        self.backtracking = backtracking  # for a pattern (regex_safety.Backtracking)
 
     @property
     def reported(self) -> bool:
@@ -59,6 +65,9 @@ class TextReport:
 EMPTY = TextReport()
 _REPORTS: dict[str, dict[str, TextReport]] = {kind: {} for kind in KINDS}
 _MAX_MEMO = 50_000
+# the same reports keyed by (text, kind), the items surfaces.texts returns, so that a tool's
+# strings are looked up in one C-level pass; emptied whenever a memo of _REPORTS is
+_PAIRS: dict[tuple[str, str], TextReport] = {}
 
 
 def analyse(text: str, kind: str) -> TextReport:
@@ -68,7 +77,8 @@ def analyse(text: str, kind: str) -> TextReport:
     if report is None:
         if len(memo) > _MAX_MEMO:
             memo.clear()
-        report = memo[text] = _analyse(text, kind)
+            _PAIRS.clear()
+        report = memo[text] = _PAIRS[text, kind] = _analyse(text, kind)
     return report
 
 
@@ -86,6 +96,8 @@ def _analyse(text: str, kind: str) -> TextReport:
             words = word_confusions(text)
             confusion = words[0] if words else None
     if kind == PATTERN:
+        from toolcontract.security.regex_safety import backtracking_risk  # only patterns need it
+
         risk = backtracking_risk(text)
         return TextReport(hidden, confusion, backtracking=risk) if hidden or confusion or risk else EMPTY
     if kind == NAME or kind == PROPERTY:
@@ -131,42 +143,52 @@ MAX_FINDINGS = 200
 MAX_CHARACTERS = 10_000_000
 
 
-@dataclass(slots=True)
 class _Budget:
-    findings: int = 0
-    characters: int = 0
-    stopped_at: Any = None  # the first tool whose strings were not all read
+    __slots__ = ("findings", "characters", "stopped_at")
+
+    def __init__(self) -> None:
+        self.findings = 0
+        self.characters = 0
+        self.stopped_at: weakref.ref | None = None  # the first tool whose strings were not all read
+
+    def stopped_on(self, tool: ToolView) -> bool:
+        return self.stopped_at is not None and self.stopped_at() is tool
 
 
 # per tool and per document, for as long as the tool or document lives: each TC6 rule asks
 # for the same tool's reports, in any order and any selection of rules. Keyed by id() with a
 # weak reference (a WeakKeyDictionary makes a reference at every look-up), an entry goes
-# when its object does.
-_TOOLS: dict[int, tuple[weakref.ref, list, "_Budget"]] = {}
-_BUDGETS: dict[int, tuple[weakref.ref, "_Budget"]] = {}
+# when its object does. Few objects an entry: they live long, and the more such objects a
+# run makes, the sooner the garbage collector walks the whole heap.
+class _Entry(weakref.ref):
+    """A weak reference to a tool (or a document) that carries what the scan found for it (or
+    the document's budget), and drops itself from its table when its object goes."""
+
+    __slots__ = ("table", "key", "found", "budget")
+
+    def __new__(cls, target: Any, table: dict, found: tuple, budget: "_Budget") -> "_Entry":
+        return super().__new__(cls, target, _forget)
+
+    def __init__(self, target: Any, table: dict, found: tuple, budget: "_Budget"):
+        super().__init__(target, _forget)
+        self.table, self.key, self.found, self.budget = table, id(target), found, budget
 
 
-class _Forget:
-    """A weak reference's callback: drops the table's entry for the object that went."""
+def _forget(entry: _Entry) -> None:
+    if entry.table.get(entry.key) is entry:
+        del entry.table[entry.key]
 
-    __slots__ = ("table", "key")
 
-    def __init__(self, table: dict, key: int):
-        self.table, self.key = table, key
-
-    def __call__(self, ref: weakref.ref) -> None:
-        entry = self.table.get(self.key)
-        if entry is not None and entry[0] is ref:
-            del self.table[self.key]
+_TOOLS: dict[int, _Entry] = {}
+_BUDGETS: dict[int, _Entry] = {}
 
 
 def _budget(tool: ToolView) -> _Budget:
     document = tool.document
-    key = id(document)
-    entry = _BUDGETS.get(key)
-    if entry is None or entry[0]() is not document:
-        entry = _BUDGETS[key] = (weakref.ref(document, _Forget(_BUDGETS, key)), _Budget())
-    return entry[1]
+    entry = _BUDGETS.get(id(document))
+    if entry is None or entry() is not document:
+        entry = _BUDGETS[id(document)] = _Entry(document, _BUDGETS, (), _Budget())
+    return entry.budget
 
 
 class Found:
@@ -206,11 +228,11 @@ class _Paths:
 _LAST: list = [None]
 
 
-def _scan(tool: ToolView) -> tuple:
-    """(weak reference to the tool, its Found list, the file's budget), made once per tool."""
+def _scan(tool: ToolView) -> _Entry:
+    """The tool's entry (what was found, the file's budget), made once per tool."""
     key = id(tool)
     entry = _TOOLS.get(key)
-    if entry is not None and entry[0]() is tool:
+    if entry is not None and entry() is tool:
         _LAST[0] = entry
         return entry
     found: list[Found] = []
@@ -219,41 +241,58 @@ def _scan(tool: ToolView) -> tuple:
     memos = _REPORTS
     view = gates.view
     paths = None
-    for index, (text, kind) in enumerate(texts(tool.data)):  # runs for every string of every tool
-        if findings >= MAX_FINDINGS or characters >= MAX_CHARACTERS:
-            if budget.stopped_at is None:
-                budget.stopped_at = tool
-            break
-        report = memos[kind].get(text)
-        if report is None:  # only text read for the first time costs
-            report = analyse(text, kind)
-            deep = len(text) >= 16 and kind != NAME and kind != PROPERTY and kind != PATTERN
-            characters += len(text) * (1 + len(view(text).opened)) if deep else len(text)
-        if report is not EMPTY:
-            findings += report.reported
-            if paths is None:
-                paths = _Paths(tool.data)
-            found.append(Found(text, kind, report, index, paths))
+    strings = texts(tool.data)  # runs for every string of every tool
+    # Most strings were read before and have nothing to report: find the others in C (a string
+    # whose report is EMPTY changes nothing below, budget included) and read only those.
+    unknown = list(map(is_not, map(_PAIRS.get, strings), repeat(EMPTY)))  # True: to be read
+    stopped = False
+    last = -1  # the last string read
+    if any(unknown):
+        for index in compress(count(), unknown):
+            if findings >= MAX_FINDINGS or characters >= MAX_CHARACTERS:
+                stopped = True
+                break
+            text, kind = strings[index]
+            report = memos[kind].get(text)
+            if report is None:  # only text read for the first time costs
+                report = analyse(text, kind)
+                deep = len(text) >= 16 and kind != NAME and kind != PROPERTY and kind != PATTERN
+                characters += len(text) * (1 + len(view(text).opened)) if deep else len(text)
+            else:
+                _PAIRS[text, kind] = report  # in case _PAIRS was emptied since
+            if report is not EMPTY:
+                findings += report.reported
+                if paths is None:
+                    paths = _Paths(tool.data)
+                found.append(Found(text, kind, report, index, paths))
+            last = index
+    if not stopped and last + 1 < len(strings) and (findings >= MAX_FINDINGS or characters >= MAX_CHARACTERS):
+        stopped = True  # the budget ran out with strings left (skipped ones): reading stops at the next
+    if stopped and budget.stopped_at is None:
+        budget.stopped_at = weakref.ref(tool)
     budget.findings, budget.characters = findings, characters
-    entry = _TOOLS[key] = _LAST[0] = (weakref.ref(tool, _Forget(_TOOLS, key)), found, budget)
+    entry = _TOOLS[key] = _LAST[0] = _Entry(tool, _TOOLS, tuple(found) if found else (), budget)
     return entry
 
 
-def reports(tool: ToolView) -> list[Found]:
+def reports(tool: ToolView) -> tuple[Found, ...]:
     """The tool's strings that have something to report, with what (cached per tool)."""
     entry = _LAST[0]
-    if entry is not None and entry[0]() is tool:  # every rule after the first
-        return entry[1]
-    return _scan(tool)[1]
+    if entry is not None and entry() is tool:  # every rule after the first
+        return entry.found
+    entry = _TOOLS.get(id(tool))  # rule by rule over many tools
+    if entry is not None and entry() is tool:
+        return entry.found
+    return _scan(tool).found
 
 
 def stopped_here(tool: ToolView) -> _Budget | None:
     """The file's budget, when this is the tool where the security rules stopped reading."""
     entry = _LAST[0]
-    if entry is None or entry[0]() is not tool:
+    if entry is None or entry() is not tool:
         entry = _scan(tool)
-    budget = entry[2]
-    return budget if budget.stopped_at is tool else None
+    budget = entry.budget
+    return budget if budget.stopped_on(tool) else None
 
 
 def clear() -> None:
@@ -262,3 +301,4 @@ def clear() -> None:
     _BUDGETS.clear()
     for memo in _REPORTS.values():
         memo.clear()
+    _PAIRS.clear()

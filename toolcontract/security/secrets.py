@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 
 from toolcontract.security.gates import view as gated_view
 from toolcontract.security.lazy import Lazy
+from toolcontract.security.records import Record
 
 # (kind, substrings one of which every match contains, pattern)
 _FORMATS: tuple[tuple[str, tuple[str, ...], Lazy], ...] = tuple(
@@ -59,12 +59,11 @@ _ASSIGNED = re.compile(r"(?:key|secret|token|password|passwd|pwd)\s*[\"']?\s*[:=
 _PLACEHOLDER = Lazy(r"your|example|sample|placeholder|dummy|changeme|redacted|xxxx|\*\*\*|<|\$\{|\{\{|test", re.I)
 
 
-@dataclass(frozen=True, slots=True)
-class SecretMatch:
-    start: int
-    end: int
-    kind: str
-    value: str
+class SecretMatch(Record):
+    __slots__ = ("start", "end", "kind", "value")
+
+    def __init__(self, start: int, end: int, kind: str, value: str):
+        self.start, self.end, self.kind, self.value = start, end, kind, value
 
     @property
     def redacted(self) -> str:

@@ -69,44 +69,54 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from dataclasses import dataclass
 from typing import Iterable
 
 from toolcontract.security import gates
 from toolcontract.security.gates import View
 from toolcontract.security.lazy import Lazy
+from toolcontract.security.records import Record
 
 THRESHOLD = 3
 _I = re.IGNORECASE
 
 
-@dataclass(frozen=True, eq=False)
 class Signal:
-    id: str
-    category: str
-    weight: int
-    meaning: str  # what it says about the text, for messages
-    expression: Lazy  # compiled on first use (see toolcontract.security.lazy)
-    gated: bool = False  # runs only when the text passes its gate (see GATES)
-    needs: tuple = ()  # what a match needs besides its gate (see FILTERS), compiled
+    __slots__ = ("id", "category", "weight", "meaning", "expression", "gated", "needs")
+
+    def __init__(self, id: str, category: str, weight: int, meaning: str, expression: Lazy, gated: bool = False,
+                 needs: tuple = ()):
+        self.id = id
+        self.category = category
+        self.weight = weight
+        self.meaning = meaning  # what it says about the text, for messages
+        self.expression = expression  # compiled on first use (see toolcontract.security.lazy)
+        self.gated = gated  # runs only when the text passes its gate (see GATES)
+        self.needs = needs  # what a match needs besides its gate (see FILTERS), compiled
 
     @property
     def pattern(self) -> re.Pattern:
         return self.expression.pattern
 
-
-@dataclass(frozen=True, slots=True)
-class Match:
-    signal: Signal
-    start: int  # in the original string
-    end: int
-    weight: int  # the signal's, or a raised one (credential-access)
+    def __repr__(self) -> str:
+        return f"Signal({self.id!r}, {self.category!r}, {self.weight})"
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
-    total: int
-    matches: tuple[Match, ...]  # the strongest match of each counted category, in text order
+class Match(Record):
+    __slots__ = ("signal", "start", "end", "weight")
+
+    def __init__(self, signal: Signal, start: int, end: int, weight: int):
+        self.signal = signal
+        self.start = start  # in the original string
+        self.end = end
+        self.weight = weight  # the signal's, or a raised one (credential-access)
+
+
+class Score(Record):
+    __slots__ = ("total", "matches")
+
+    def __init__(self, total: int, matches: tuple[Match, ...]):
+        self.total = total
+        self.matches = matches  # the strongest match of each counted category, in text order
 
 
 NOTHING = Score(0, ())

@@ -13,10 +13,10 @@ top-level `x-` extensions reach it too. Strings that are structure rather than t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from toolcontract.descriptor import ToolView
+from toolcontract.security.records import Record
 
 # kinds
 NAME = "name"  # the tool's name
@@ -45,12 +45,14 @@ _LIST = frozenset(("allOf", "anyOf", "oneOf", "prefixItems"))
 _MAX_DEPTH = 200
 
 
-@dataclass(frozen=True, slots=True)
-class Surface:
-    path: tuple  # native field names, as a Hit takes them
-    text: str
-    kind: str
-    anchor: str = "value"  # "key" for a property name
+class Surface(Record):
+    __slots__ = ("path", "text", "kind", "anchor")
+
+    def __init__(self, path: tuple, text: str, kind: str, anchor: str = "value"):
+        self.path = path  # native field names, as a Hit takes them
+        self.text = text
+        self.kind = kind
+        self.anchor = anchor  # "key" for a property name
 
     @property
     def where(self) -> str:
@@ -259,10 +261,18 @@ def texts(data: dict) -> list[tuple[str, str]]:
     examples = data.get("examples")
     if type(examples) is list:
         _bare_strings(examples, VALUE, 0, add)
-    for key, value in data.items():
-        if type(key) is str and key.startswith("x-"):
-            _bare_strings(value, OTHER, 0, add)
+    if not data.keys() <= _TOP_KEYS:  # an `x-` key, or another one: in the order of the keys
+        for key, value in data.items():
+            if type(key) is str and key.startswith("x-"):
+                _bare_strings(value, OTHER, 0, add)
     return out
+
+
+# keys of a descriptor that are not `x-` extensions (the others are looked for only when a
+# descriptor has a key outside these)
+_TOP_KEYS = frozenset(("toolcontract", "name", "version", "title", "description", "purpose", "when_to_use",
+                       "non_goals", "effect", "limitations", "input_schema", "output_schema", "target",
+                       "semantic_rules", "approval", "observation", "annotations", "examples"))
 
 
 def _bare_strings(value: Any, kind: str, depth: int, add: Callable) -> None:

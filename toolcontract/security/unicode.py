@@ -13,10 +13,10 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass
 
 from toolcontract.security.confusables_data import LOOKALIKES_BY_ASCII, NFKC_CHANGING_BMP
 from toolcontract.security.lazy import Lazy
+from toolcontract.security.records import Record
 
 # ASCII letter or digit each look-alike stands for
 LOOKALIKE: dict[str, str] = {char: ascii_char for ascii_char, chars in LOOKALIKES_BY_ASCII.items() for char in chars}
@@ -76,12 +76,14 @@ def _emoji_like(char: str) -> bool:
         or char in "#*0123456789\ufe0f\u20e3"
 
 
-@dataclass(frozen=True, slots=True)
-class HiddenSpan:
-    start: int  # index of the first hidden character in the string
-    end: int
-    chars: str  # the hidden characters of the span (without the whitespace between them)
-    kind: str  # tag | bidi | marks | control | invisible | variation
+class HiddenSpan(Record):
+    __slots__ = ("start", "end", "chars", "kind")
+
+    def __init__(self, start: int, end: int, chars: str, kind: str):
+        self.start = start  # index of the first hidden character in the string
+        self.end = end
+        self.chars = chars  # the hidden characters of the span (without the whitespace between them)
+        self.kind = kind  # tag | bidi | marks | control | invisible | variation
 
     def describe(self) -> str:
         if self.kind == "tag":
@@ -193,12 +195,14 @@ def _has_ascii_control(text: str) -> bool:
 # ------------------------------------------------------------------ look-alikes
 
 
-@dataclass(frozen=True, slots=True)
-class Confusion:
-    index: int  # in the string
-    text: str  # the identifier or word
-    message: str
-    severe: bool  # a look-alike (error) rather than only mixed scripts (warning)
+class Confusion(Record):
+    __slots__ = ("index", "text", "message", "severe")
+
+    def __init__(self, index: int, text: str, message: str, severe: bool):
+        self.index = index  # in the string
+        self.text = text  # the identifier or word
+        self.message = message
+        self.severe = severe  # a look-alike (error) rather than only mixed scripts (warning)
 
 
 def _describe_char(char: str) -> str:
