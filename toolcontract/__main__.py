@@ -1,4 +1,4 @@
-from toolcontract.cli import main
+from toolcontract.cli import entry
 
 if __name__ == "__main__":
-    main()
+    entry()

@@ -405,6 +405,37 @@ def main() -> None:
     app()
 
 
+def entry() -> None:
+    """The console script (and `python -m toolcontract`): `main()`, then leave at once.
+
+    Tearing the interpreter down frees every object of the run one by one — about 40 ms
+    after linting 1,000 files, a tenth of the whole run — and nothing of ours needs it: the
+    output streams are flushed here, and no other thread is left running (when one is, the
+    normal exit runs instead). An error that escapes `main()` still prints its traceback
+    the usual way.
+    """
+    try:
+        main()
+        code: object = 0
+    except SystemExit as exc:
+        code = exc.code
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        sys.exit(code)
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):  # as sys.exit("message") does
+        sys.stderr.write(f"{code}\n")
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # a closed pipe (`| head`), a closed stream
+            pass
+    os._exit(code)
+
+
 def __getattr__(name: str):
     if name == "app":  # the Typer app, imported on first use
         from toolcontract.cli.commands import app
