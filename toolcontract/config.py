@@ -12,9 +12,10 @@ from __future__ import annotations
 import functools
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from toolcontract.records import Record
 
 CONFIG_NAMES = (".toolcontract.yaml", ".toolcontract.yml")
 
@@ -23,19 +24,29 @@ class ConfigError(Exception):
     pass
 
 
-@dataclass(frozen=True)
-class Config:
-    path: str | None = None  # the file it came from; None: defaults
-    root: str = "."  # globs and paths are relative to this folder
-    select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    severity: dict[str, str] = field(default_factory=dict)
-    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    include: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    target: tuple[str, ...] = ()
-    overlays: dict[str, str] = field(default_factory=dict)
-    fail_on: str | None = None
+class Config(Record):
+    """A configuration: `path` is the file it came from (None: defaults); globs and paths are
+    relative to `root`, its folder."""
+
+    __slots__ = ("path", "root", "select", "ignore", "severity", "per_file_ignores", "include", "exclude", "target",
+                 "overlays", "fail_on")
+
+    def __init__(self, path: str | None = None, root: str = ".", select: tuple[str, ...] = (),
+                 ignore: tuple[str, ...] = (), severity: dict[str, str] | None = None,
+                 per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = (), include: tuple[str, ...] = (),
+                 exclude: tuple[str, ...] = (), target: tuple[str, ...] = (), overlays: dict[str, str] | None = None,
+                 fail_on: str | None = None):
+        self.path = path
+        self.root = root
+        self.select = select
+        self.ignore = ignore
+        self.severity = {} if severity is None else severity
+        self.per_file_ignores = per_file_ignores
+        self.include = include
+        self.exclude = exclude
+        self.target = target
+        self.overlays = {} if overlays is None else overlays
+        self.fail_on = fail_on
 
     def relative(self, path: str) -> str:
         """A file's path relative to the config's folder, with forward slashes."""

@@ -9,7 +9,6 @@ under other names, or in another file) reports positions in its own terms.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from toolcontract.model import Effect
@@ -22,17 +21,28 @@ CONTRACT_FIELDS = (
 )
 
 
-@dataclass(eq=False)
 class ToolView:
-    """One descriptor: native-named data plus where each field lives."""
+    """One descriptor: native-named data plus where each field lives.
 
-    data: dict[str, Any]
-    document: Document
-    pointer: str  # the descriptor object's own pointer in `document`
-    # native field -> (document, pointer) for fields written elsewhere or under another name
-    sources: dict[str, tuple[Document, str]] = field(default_factory=dict)
-    format: str = "native"  # or the provider format the tool was read from
-    raw: Any = None  # the tool object as the provider format wrote it (None for native)
+    `pointer` is the descriptor object's own pointer in `document`; `sources` maps a native
+    field to (document, pointer) for fields written elsewhere or under another name;
+    `format` is "native" or the provider format the tool was read from; `raw` the tool
+    object as the provider format wrote it (None for native). Compared by identity.
+    """
+
+    __slots__ = ("data", "document", "pointer", "sources", "format", "raw", "__weakref__")
+
+    def __init__(self, data: dict[str, Any], document: Document, pointer: str,
+                 sources: dict[str, tuple[Document, str]] | None = None, format: str = "native", raw: Any = None):
+        self.data = data
+        self.document = document
+        self.pointer = pointer
+        self.sources = {} if sources is None else sources
+        self.format = format
+        self.raw = raw
+
+    def __repr__(self) -> str:
+        return f"ToolView(name={self.name!r}, document={self.document.path!r}, pointer={self.pointer!r})"
 
     @property
     def name(self) -> str | None:

@@ -1,10 +1,16 @@
-"""Plain data shared by the core and the shells: enums and frozen dataclasses."""
+"""Plain data shared by the core and the shells: enums, findings, and the records of assessment.
+
+The assessment records (Candidate, Context, Record, Observation, Case) are frozen
+dataclasses defined in toolcontract.assessment and made on first use: `lint` never needs
+them, and creating dataclasses is a large part of its start-up (see toolcontract.records).
+"""
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from typing import Any
+
+from toolcontract.records import Record as _Record
 
 
 class Severity(enum.IntEnum):
@@ -48,19 +54,48 @@ class Effect(enum.StrEnum):
         return None
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Finding:
-    """One lint finding, located in a file. Sorted by path, line, column, rule."""
+class Finding(_Record):
+    """One lint finding, located in a file. Sorted by path, line, column, rule (then the rest)."""
 
-    path: str
-    line: int
-    column: int
-    rule: str
-    name: str
-    severity: Severity
-    message: str
-    pointer: str = ""
-    tool: str | None = None
+    __slots__ = ("path", "line", "column", "rule", "name", "severity", "message", "pointer", "tool")
+
+    def __init__(self, path: str, line: int, column: int, rule: str, name: str, severity: Severity, message: str,
+                 pointer: str = "", tool: str | None = None):
+        self.path = path
+        self.line = line
+        self.column = column
+        self.rule = rule
+        self.name = name
+        self.severity = severity
+        self.message = message
+        self.pointer = pointer
+        self.tool = tool
+
+    def _key(self) -> tuple:
+        return (self.path, self.line, self.column, self.rule, self.name, self.severity, self.message,
+                self.pointer, self.tool)
+
+    _fields = _key
+
+    def __lt__(self, other: Finding) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() < other._key()
+
+    def __le__(self, other: Finding) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() <= other._key()
+
+    def __gt__(self, other: Finding) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() > other._key()
+
+    def __ge__(self, other: Finding) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() >= other._key()
 
     def as_dict(self) -> dict:
         return {
@@ -126,54 +161,12 @@ class Gate(enum.StrEnum):
 
 GATE_ORDER = tuple(Gate)
 
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """What the model produced: a proposal, not an action."""
-
-    id: str | None
-    name: str
-    arguments: Any  # an object, or the raw JSON string the model emitted
+_ASSESSMENT = frozenset(("Candidate", "Context", "Record", "Observation", "Case"))
 
 
-@dataclass(frozen=True, slots=True)
-class Context:
-    """Snapshots the harness injects; never live look-ups."""
+def __getattr__(name: str) -> Any:
+    if name in _ASSESSMENT:  # the assessment records, made on first use (see the module's docstring)
+        from toolcontract import assessment
 
-    now: str | None = None
-    environment: dict | None = None
-    approvals: tuple[dict, ...] = ()
-    target: dict | None = None
-    untrusted_input: bool = False
-    sensitive_data: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Record:
-    """What the adapter saw after sending."""
-
-    status: str  # returned | error | timeout | cancelled
-    call_id: str | None = None
-    sent: bool | None = None  # None: unknown
-    result: Any = None
-    error: dict | None = None  # {layer: transport | protocol | execution, message}
-
-
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """An independent read-back of the target after the call."""
-
-    verdict: str  # applied | not_applied | conflict
-    call_id: str | None = None
-    target: dict | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Case:
-    id: str
-    candidate: Candidate
-    context: Context = Context()
-    record: Record | None = None
-    observation: Observation | None = None
-    expect: dict | None = None
-    source: dict | None = None  # {"path": ..., "line": ...}
+        return getattr(assessment, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -216,10 +216,8 @@ def run_lint(
     inputs = list(read_inputs(paths, DEFAULT_LIMITS.max_bytes, keep)) if paths else []
     files, overlays = pair_overlays(inputs, DEFAULT_LIMITS, named=_named_for(named, inputs) or None)
     if cfg.per_file_ignores:
-        from dataclasses import replace
-
         ignored = {path: cfg.ignored_codes(path) for path, _ in files}
-        selection = replace(selection, per_file_ignores={p: c for p, c in ignored.items() if c})
+        selection = selection._replace(per_file_ignores={p: c for p, c in ignored.items() if c})
     # servers answer before anything is printed: one that cannot is exit 2, as a missing file is
     live = [fetch_live(command, mcp_timeout) for command in dict.fromkeys(mcp_stdio or ())]
     if locked or lock_file is not None or live:
@@ -291,9 +289,7 @@ def fetch_live(command: str, timeout: float = 20.0):
 
 def merge_results(first, second):
     """One LintResult of two: files linted in two passes (e.g. with different input formats)."""
-    from dataclasses import replace
-
-    return replace(first, findings=sorted(first.findings + second.findings), files=first.files + second.files,
+    return first._replace(findings=sorted(first.findings + second.findings), files=first.files + second.files,
                    tools=first.tools + second.tools, documents={**first.documents, **second.documents},
                    tool_views=first.tool_views + second.tool_views)
 

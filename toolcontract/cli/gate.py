@@ -438,5 +438,5 @@ def check_lock(result, lock_file: str, selection, paths: Optional[List[str]]):
 
     tools = [(tool, _lock_source(tool.document.path, lock_dir)) for tool in result.tool_views]
     findings = lock_findings(compare_lock(locked, tools, covers), document, selection)
-    return replace(result, findings=sorted(result.findings + findings),
+    return result._replace(findings=sorted(result.findings + findings),
                    documents={**result.documents, lock_file: document})

@@ -7,66 +7,98 @@ or the terminal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping
 
 from toolcontract.descriptor import ToolView
 from toolcontract.model import Finding, Severity
+from toolcontract.records import MutableRecord, Record
 from toolcontract.sources.document import DEFAULT_LIMITS, Document, Limits, LoadError, load_bytes
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+class Hit(Record):
     """What a rule found. `path` is in native field names (tool rules) or from the
-    file's root (document rules); `anchor` picks the key or the value (see Document.locate)."""
+    file's root (document rules); `anchor` picks the key or the value (see Document.locate);
+    `severity`, when given, raises or lowers the rule's own default."""
 
-    path: tuple[str | int, ...] = ()
-    message: str = ""
-    anchor: str = "auto"
-    severity: Severity | None = None  # a rule may raise or lower its own default
+    __slots__ = ("path", "message", "anchor", "severity")
+
+    def __init__(self, path: tuple[str | int, ...] = (), message: str = "", anchor: str = "auto",
+                 severity: Severity | None = None):
+        self.path = path
+        self.message = message
+        self.anchor = anchor
+        self.severity = severity
 
 
-@dataclass(frozen=True, slots=True)
-class Bad:
+class Bad(Record):
     """An example that must produce a hit of its rule at `line`.
 
     `before` (change rules only) is the old version that `text` is compared with; the hit is
     then in `text`, or in `before` for what only the old version has (a removed tool)."""
 
-    text: str
-    line: int
-    note: str = ""
-    before: str = ""
+    __slots__ = ("text", "line", "note", "before")
+
+    def __init__(self, text: str, line: int, note: str = "", before: str = ""):
+        self.text = text
+        self.line = line
+        self.note = note
+        self.before = before
 
 
-@dataclass(frozen=True, slots=True)
-class Good:
+class Good(Record):
     """An example that must produce no hit of its rule (compared with `before`, for change rules)."""
 
-    text: str
-    note: str = ""
-    before: str = ""
+    __slots__ = ("text", "note", "before")
+
+    def __init__(self, text: str, note: str = "", before: str = ""):
+        self.text = text
+        self.note = note
+        self.before = before
 
 
-@dataclass(frozen=True)
-class Rule:
-    id: str
-    name: str
-    summary: str
-    rationale: str
-    severity: Severity
-    examples: tuple[Bad | Good, ...]
-    # "load": raised by the engine while reading; "document": check(Document);
-    # "tool": check(ToolView); "set": check(list[ToolView]) -> (ToolView, Hit);
-    # "diff" and "lock": change rules, never run by lint_files (see toolcontract.lint.rules.change)
-    scope: str = "tool"
-    check: Callable | None = field(default=None, repr=False, compare=False)
-    # portability rules: the surfaces (see SURFACES) the rule speaks for. Such a rule runs
-    # only when `--target` names one of them, as check(tool, surfaces) with those named.
-    surfaces: tuple[str, ...] = ()
-    # set rules: the descriptor fields (native names, scalars) their check reads of each tool. A
-    # parallel run (lint_files(jobs=N)) hands them light tool views that carry only these fields.
-    reads: tuple[str, ...] = ()
+class Rule(Record):
+    """One check: its id, name, texts, default severity, examples, and the function that runs it.
+
+    `scope`: "load" (raised by the engine while reading), "document" (check(Document)),
+    "tool" (check(ToolView)), "set" (check(list[ToolView]) -> (ToolView, Hit)); "diff" and
+    "lock" are change rules, never run by lint_files (see toolcontract.lint.rules.change).
+    `surfaces`: for portability rules, the surfaces (see SURFACES) the rule speaks for; such a
+    rule runs only when `--target` names one of them, as check(tool, surfaces) with those named.
+    `reads`: for set rules, the descriptor fields (native names, scalars) their check reads of
+    each tool; a parallel run (lint_files(jobs=N)) hands them light views with only these.
+    Rules compare equal by everything but `check`.
+    """
+
+    __slots__ = ("id", "name", "summary", "rationale", "severity", "examples", "scope", "check", "surfaces", "reads")
+
+    def __init__(self, id: str, name: str, summary: str, rationale: str, severity: Severity,
+                 examples: tuple[Bad | Good, ...], scope: str = "tool", check: Callable | None = None,
+                 surfaces: tuple[str, ...] = (), reads: tuple[str, ...] = ()):
+        self.id = id
+        self.name = name
+        self.summary = summary
+        self.rationale = rationale
+        self.severity = severity
+        self.examples = examples
+        self.scope = scope
+        self.check = check
+        self.surfaces = surfaces
+        self.reads = reads
+
+    def _compared(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.__slots__ if name != "check")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._compared() == other._compared()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__ if name != "check")
+        return f"Rule({fields})"
 
     @property
     def bad_examples(self) -> tuple[Bad, ...]:
@@ -133,16 +165,24 @@ class SelectionError(ValueError):
     pass
 
 
-@dataclass(frozen=True)
-class Selection:
-    """Which rules run: the longest matching prefix among select and ignore decides (as flake8)."""
+class Selection(Record):
+    """Which rules run: the longest matching prefix among select and ignore decides (as flake8).
 
-    select: tuple[str, ...] = ("TC",)
-    ignore: tuple[str, ...] = ()
-    severity: dict[str, Severity] = field(default_factory=dict)
-    targets: tuple[str, ...] = ()  # provider surfaces to check portability for; none by default
-    # path (as given to lint_files) -> rule ids or prefixes ignored in that file (config per-file-ignores)
-    per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    `severity`: rule id or prefix -> the severity its findings get; `targets`: the provider
+    surfaces to check portability for (none by default); `per_file_ignores`: path (as given
+    to lint_files) -> rule ids or prefixes ignored in that file (config per-file-ignores).
+    """
+
+    __slots__ = ("select", "ignore", "severity", "targets", "per_file_ignores")
+
+    def __init__(self, select: tuple[str, ...] = ("TC",), ignore: tuple[str, ...] = (),
+                 severity: dict[str, Severity] | None = None, targets: tuple[str, ...] = (),
+                 per_file_ignores: Mapping[str, tuple[str, ...]] | None = None):
+        self.select = select
+        self.ignore = ignore
+        self.severity = {} if severity is None else severity
+        self.targets = targets
+        self.per_file_ignores = {} if per_file_ignores is None else per_file_ignores
 
     def ignored_in(self, path: str, rule_id: str) -> bool:
         return any(rule_id.startswith(code) for code in self.per_file_ignores.get(path, ()))
@@ -186,14 +226,27 @@ class Selection:
 # -------------------------------------------------------------------- running
 
 
-@dataclass
-class LintResult:
-    findings: list[Finding]
-    files: int
-    tools: int
-    documents: dict[str, Document]
-    tool_views: list[ToolView] = field(default_factory=list)
-    fail_on: Severity = Severity.ERROR  # set by the caller; reporters that pass/fail per file use it
+class LintResult(MutableRecord):
+    """What a lint run found. `fail_on` is set by the caller; reporters that pass or fail each
+    file use it."""
+
+    __slots__ = ("findings", "files", "tools", "documents", "tool_views", "fail_on")
+
+    def __init__(self, findings: list[Finding], files: int, tools: int, documents: dict[str, Document],
+                 tool_views: list[ToolView] | None = None, fail_on: Severity = Severity.ERROR):
+        self.findings = findings
+        self.files = files
+        self.tools = tools
+        self.documents = documents
+        self.tool_views = [] if tool_views is None else tool_views
+        self.fail_on = fail_on
+
+    def __eq__(self, other: object) -> bool:  # as the dataclass it was: equal by its fields
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def _finding(rule: Rule, hit: Hit, document: Document, pointer: str, tool: str | None, severity: Severity) -> Finding:
@@ -247,28 +300,34 @@ def lint_files(
     return LintResult(findings, count, len(views), documents, views)
 
 
-@dataclass
-class Chunk:
+class Chunk(MutableRecord):
     """What linting some of the files found, before set rules and suppressions."""
 
-    findings: list[Finding]
-    documents: dict[str, Document]
-    views: list[ToolView]
-    files: int
+    __slots__ = ("findings", "documents", "views", "files")
+
+    def __init__(self, findings: list[Finding], documents: dict[str, Document], views: list[ToolView], files: int):
+        self.findings = findings
+        self.documents = documents
+        self.views = views
+        self.files = files
 
 
-@dataclass
-class _Plan:
+class _Plan(MutableRecord):
     """The rules of one lint run, sorted by scope, and how to run them on a list of files."""
 
-    selection: Selection
-    rules: dict[str, Rule]
-    doc_rules: list[Rule]
-    tool_rules: list[tuple[Rule, tuple[str, ...]]]
-    set_rules: list[Rule]
-    input_format: str | None
-    overlays: Mapping[str, tuple[str, bytes | LoadError]] | None
-    limits: Limits
+    __slots__ = ("selection", "rules", "doc_rules", "tool_rules", "set_rules", "input_format", "overlays", "limits")
+
+    def __init__(self, selection: Selection, rules: dict[str, Rule], doc_rules: list[Rule],
+                 tool_rules: list[tuple[Rule, tuple[str, ...]]], set_rules: list[Rule], input_format: str | None,
+                 overlays: Mapping[str, tuple[str, bytes | LoadError]] | None, limits: Limits):
+        self.selection = selection
+        self.rules = rules
+        self.doc_rules = doc_rules
+        self.tool_rules = tool_rules
+        self.set_rules = set_rules
+        self.input_format = input_format
+        self.overlays = overlays
+        self.limits = limits
 
     @classmethod
     def of(cls, selection: Selection, input_format: str | None, overlays, limits: Limits) -> "_Plan":

@@ -27,7 +27,6 @@ from __future__ import annotations
 import os
 import pickle
 import sys
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from toolcontract.descriptor import ToolView
@@ -60,12 +59,14 @@ def default_jobs(file_count: int) -> int:
     return max(1, min(cores, 8, file_count // (MIN_FILES // 2)))
 
 
-@dataclass(eq=False)
 class LightDocument(Document):
     """A document linted in another process: its path and text, and the positions
     (pointer, anchor) -> (line, column) that set rules may ask for."""
 
-    positions: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+    def __init__(self, path: str, text: str, data: object = None,
+                 positions: dict[tuple[str, str], tuple[int, int]] | None = None):
+        super().__init__(path, text, data)
+        self.positions = {} if positions is None else positions
 
     def locate(self, pointer: str, anchor: str = "auto") -> tuple[int, int]:
         return self.positions.get((pointer, anchor)) or self.positions.get((pointer, "value")) or (1, 1)

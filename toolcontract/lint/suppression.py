@@ -14,21 +14,31 @@ Parse errors (TC000) cannot be suppressed inline, since the file is not read.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from toolcontract.records import Record
 
 _COMMENT = re.compile(
     r"(?:^|\s)#\s*toolcontract:\s*(?P<kind>ignore-file|ignore)\b(?:\[(?P<codes>[^\]]*)\])?",
 )
 
 
-@dataclass
-class Suppression:
-    line: int  # of the comment
-    column: int
-    applies_to: int | None  # the line it covers; None for ignore-file
-    codes: tuple[str, ...]  # empty: every rule
-    text: str
-    used: bool = field(default=False)
+class Suppression(Record):
+    """A `# toolcontract: ignore[...]` comment: where it is (`line`, `column`), the line it
+    covers (`applies_to`; None for ignore-file), the rule ids or prefixes it names (`codes`;
+    empty: every rule), its text, and whether a finding used it."""
+
+    __slots__ = ("line", "column", "applies_to", "codes", "text", "used")
+
+    def __init__(self, line: int, column: int, applies_to: int | None, codes: tuple[str, ...], text: str,
+                 used: bool = False):
+        self.line = line
+        self.column = column
+        self.applies_to = applies_to
+        self.codes = codes
+        self.text = text
+        self.used = used
+
+    __hash__ = None  # type: ignore[assignment]  # `used` changes
 
     def covers(self, rule_id: str) -> bool:
         return not self.codes or any(rule_id.startswith(code) for code in self.codes)

@@ -11,7 +11,6 @@ else is looked at, so native reading costs what it always did.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 from toolcontract.descriptor import ToolView
 from toolcontract.sources.document import Document
@@ -33,16 +32,19 @@ class Problem(tuple):
         return self
 
 
-@dataclass
 class ReadResult:
     """What a document holds: its format (None when no reader could place it; "overlay" for a
     contract overlay met on its own), its tools, and structural problems as (document, pointer,
     message) tuples (`Problem`s where an anchor matters), reported as TC002. Problems may lie in
     the overlay document."""
 
-    format: str | None
-    tools: list[ToolView] = field(default_factory=list)
-    problems: list[tuple[Document, str, str]] = field(default_factory=list)
+    __slots__ = ("format", "tools", "problems")
+
+    def __init__(self, format: str | None, tools: list[ToolView] | None = None,
+                 problems: list[tuple[Document, str, str]] | None = None):
+        self.format = format
+        self.tools = [] if tools is None else tools
+        self.problems = [] if problems is None else problems
 
 
 def read_tools(document: Document, input_format: str | None = None, overlay: Document | None = None) -> ReadResult:
