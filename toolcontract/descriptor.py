@@ -30,7 +30,7 @@ class ToolView:
     object as the provider format wrote it (None for native). Compared by identity.
     """
 
-    __slots__ = ("data", "document", "pointer", "sources", "format", "raw", "__weakref__")
+    __slots__ = ("data", "document", "pointer", "sources", "format", "raw", "_description", "__weakref__")
 
     def __init__(self, data: dict[str, Any], document: Document, pointer: str,
                  sources: dict[str, tuple[Document, str]] | None = None, format: str = "native", raw: Any = None):
@@ -40,6 +40,7 @@ class ToolView:
         self.sources = {} if sources is None else sources
         self.format = format
         self.raw = raw
+        self._description: str | None = None  # model_description, once read (the data does not change)
 
     def __repr__(self) -> str:
         return f"ToolView(name={self.name!r}, document={self.document.path!r}, pointer={self.pointer!r})"
@@ -75,11 +76,29 @@ class ToolView:
         return document, join_pointer(base, *rest)
 
 
+_WORD_BREAK = re.compile(r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])")
+_SNAKE = re.compile(r"[a-z0-9_]*\Z")
+
+
+def name_words(name: str) -> list[str]:
+    """The words of a tool name, split at `_`, `-`, `.`, spaces and lower-to-upper case changes."""
+    if _SNAKE.match(name):  # the common snake_case name: only `_` separates, so no regex split
+        return [word for word in name.split("_") if word]
+    return [word for word in _WORD_BREAK.split(name) if word]
+
+
 _SENTENCE_END = re.compile(r"[.!?。！？](?:[\"')\]]*)(?=\s|$)")
 
 
 def model_description(tool: ToolView) -> str:
     """The text a model reads: `description`, or one built from purpose, when_to_use and non_goals."""
+    text = tool._description
+    if text is None:
+        text = tool._description = _model_description(tool)
+    return text
+
+
+def _model_description(tool: ToolView) -> str:
     given = tool.text("description")
     if given:
         return given.strip()

@@ -41,17 +41,13 @@ class Effect(enum.StrEnum):
 
     @property
     def consequential(self) -> bool:
-        return self not in (Effect.PURE, Effect.READ)
+        return self is not Effect.PURE and self is not Effect.READ
 
     @classmethod
     def of(cls, value: object) -> Effect | None:
         """The effect class named by `value`, or None when it names none."""
-        if isinstance(value, str):
-            try:
-                return cls(value)
-            except ValueError:
-                return None
-        return None
+        # the enum's own table: calling the class costs a raised ValueError on a miss
+        return cls._value2member_map_.get(value) if isinstance(value, str) else None  # type: ignore[return-value]
 
 
 class Finding(_Record):

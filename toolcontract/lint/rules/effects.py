@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from toolcontract.descriptor import ToolView
+from toolcontract.descriptor import ToolView, name_words
 from toolcontract.lint.engine import Bad, Good, Hit, rule
 from toolcontract.model import Effect, Severity
 from toolcontract.sources.document import split_pointer
@@ -32,7 +32,7 @@ READ_VERBS = frozenset(
 
 
 def _words(name: str) -> list[str]:
-    return [w.lower() for w in re.split(r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])", name) if w]
+    return [w.lower() for w in name_words(name)]
 
 
 _GOOD_WRITE = """\
@@ -98,15 +98,16 @@ def annotation_contradiction(tool: ToolView) -> Iterator[Hit]:
     effect, notes = tool.effect, tool.get("annotations")
     if effect is None or not isinstance(notes, dict):
         return
-    checks = (
-        ("readOnlyHint", True, effect.consequential, f"readOnlyHint: true, but the effect {effect.value} changes the world"),
-        ("readOnlyHint", False, not effect.consequential, f"readOnlyHint: false, but the effect is {effect.value}"),
-        ("destructiveHint", False, effect is Effect.IRREVERSIBLE_WRITE, "destructiveHint: false, but the effect is irreversible_write"),
-        ("openWorldHint", False, effect is Effect.OPEN_WORLD, "openWorldHint: false, but the effect is open_world"),
-    )
-    for key, value, applies, message in checks:
-        if applies and notes.get(key) is value:
-            yield Hit(("annotations", key), message)
+    consequential = effect.consequential
+    read_only = notes.get("readOnlyHint")
+    if read_only is True and consequential:
+        yield Hit(("annotations", "readOnlyHint"), f"readOnlyHint: true, but the effect {effect.value} changes the world")
+    if read_only is False and not consequential:
+        yield Hit(("annotations", "readOnlyHint"), f"readOnlyHint: false, but the effect is {effect.value}")
+    if effect is Effect.IRREVERSIBLE_WRITE and notes.get("destructiveHint") is False:
+        yield Hit(("annotations", "destructiveHint"), "destructiveHint: false, but the effect is irreversible_write")
+    if effect is Effect.OPEN_WORLD and notes.get("openWorldHint") is False:
+        yield Hit(("annotations", "openWorldHint"), "openWorldHint: false, but the effect is open_world")
 
 
 @rule(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from toolcontract.descriptor import ToolView
+from toolcontract.descriptor import ToolView, name_words
 from toolcontract.lint.engine import Bad, Good, Hit, rule
 from toolcontract.model import Severity
 
@@ -19,6 +19,7 @@ SEMVER = re.compile(
 
 # Verbs and nouns that say nothing about what a tool acts on. A name made only of
 # these (and digits) names no object.
+_TRAILING_DIGITS = re.compile(r"\d+$")
 GENERIC_WORDS = frozenset(
     """
     do run execute exec process handle call invoke perform apply go start trigger dispatch
@@ -93,10 +94,16 @@ def name_vague(tool: ToolView) -> Iterator[Hit]:
     name = tool.name
     if not name:
         return
-    words = [w for w in re.split(r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])", name) if w]
-    stems = [re.sub(r"\d+$", "", w.lower()) for w in words]
-    stems = [s for s in stems if s]
-    if stems and all(s in GENERIC_WORDS for s in stems):
+    generic = False
+    for word in name_words(name):
+        stem = word.lower()
+        if stem[-1].isdecimal():  # as `\d` does, str.isdecimal reads any Unicode decimal digit
+            stem = _TRAILING_DIGITS.sub("", stem)
+        if stem:
+            if stem not in GENERIC_WORDS:
+                return  # one word that names something is enough
+            generic = True
+    if generic:
         yield Hit(("name",), f"name {name!r} names no object: say what it acts on (e.g. invoice_mark_paid)")
 
 

@@ -1,0 +1,114 @@
+"""The naming, documentation, effect and structure rules take shortcuts for speed; each must
+decide exactly as the plain reading it replaces (kept here as the reference)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import BAD_DIR, GOOD_DIR
+from toolcontract.descriptor import ToolView, _model_description, model_description, name_words
+from toolcontract.lint.rules.effects import annotation_contradiction
+from toolcontract.lint.rules.file import _descriptor_validator
+from toolcontract.lint.rules.naming import GENERIC_WORDS, name_vague
+from toolcontract.model import Effect
+from toolcontract.sources.document import Document, load_bytes, DEFAULT_LIMITS
+
+_WORD_BREAK = r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])"
+
+# names: snake_case, camelCase, separators, digits of several scripts, generic words
+_PIECES = st.sampled_from(sorted(GENERIC_WORDS)[:40] + ["invoice", "Data", "DO", "tool", "x", "ſ", "İ"])
+_SEPARATORS = st.sampled_from(["_", "__", "-", ".", " ", "\n", "", "1", "٣", "²", "7_", "\t"])
+NAMES = st.one_of(
+    st.text(alphabet="abcXYZ_-. 0123٣²\n\tſİ", max_size=24),
+    st.lists(st.tuples(_PIECES, _SEPARATORS), max_size=5).map(lambda parts: "".join(a + b for a, b in parts)),
+    st.text(max_size=20),
+)
+
+
+def _tool(data: dict) -> ToolView:
+    return ToolView(data, Document("t.yaml", "", data), "")
+
+
+@settings(max_examples=500, deadline=None)
+@given(NAMES)
+def test_name_words_split_as_the_expression_does(name):
+    assert name_words(name) == [w for w in re.split(_WORD_BREAK, name) if w]
+
+
+def _vague_reference(name: str) -> bool:
+    stems = [re.sub(r"\d+$", "", w.lower()) for w in re.split(_WORD_BREAK, name) if w]
+    stems = [s for s in stems if s]
+    return bool(stems) and all(s in GENERIC_WORDS for s in stems)
+
+
+@settings(max_examples=500, deadline=None)
+@given(NAMES)
+def test_name_vague_decides_as_the_plain_reading(name):
+    assert bool(list(name_vague(_tool({"name": name})))) == _vague_reference(name)
+
+
+@given(st.one_of(st.text(max_size=20), st.sampled_from([e.value for e in Effect]), st.integers(), st.none()))
+def test_effect_of_reads_as_calling_the_enum(value):
+    try:
+        expected = Effect(value) if isinstance(value, str) else None
+    except ValueError:
+        expected = None
+    assert Effect.of(value) is expected
+
+
+def _contradictions_reference(effect: Effect, notes: dict) -> list[tuple[tuple, str]]:
+    checks = (
+        ("readOnlyHint", True, effect.consequential, f"readOnlyHint: true, but the effect {effect.value} changes the world"),
+        ("readOnlyHint", False, not effect.consequential, f"readOnlyHint: false, but the effect is {effect.value}"),
+        ("destructiveHint", False, effect is Effect.IRREVERSIBLE_WRITE,
+         "destructiveHint: false, but the effect is irreversible_write"),
+        ("openWorldHint", False, effect is Effect.OPEN_WORLD, "openWorldHint: false, but the effect is open_world"),
+    )
+    return [(("annotations", key), message) for key, value, applies, message in checks
+            if applies and notes.get(key) is value]
+
+
+def test_annotation_contradictions_as_the_table_says():
+    values = (True, False, None, 0, "true")
+    for effect in Effect:
+        for read_only, destructive, open_world in itertools.product(values, repeat=3):
+            notes = {k: v for k, v in (("readOnlyHint", read_only), ("destructiveHint", destructive),
+                                       ("openWorldHint", open_world)) if v is not None}
+            hits = [(h.path, h.message) for h in annotation_contradiction(_tool({"effect": effect.value,
+                                                                                 "annotations": notes}))]
+            assert hits == _contradictions_reference(effect, notes), (effect, notes)
+
+
+def _fixture_documents() -> list[Document]:
+    paths = sorted(GOOD_DIR.rglob("*.y*ml")) + sorted(BAD_DIR.rglob("*.y*ml")) + sorted(BAD_DIR.rglob("*.json"))
+    documents = []
+    for path in paths:
+        try:
+            documents.append(load_bytes(path.read_bytes(), str(path), DEFAULT_LIMITS))
+        except Exception:  # noqa: BLE001 - TC000 fixtures
+            continue
+    return documents
+
+
+def test_structure_validity_first_agrees_with_the_errors():
+    documents = _fixture_documents()
+    assert len(documents) > 40
+    validator = _descriptor_validator()
+    invalid = 0
+    for document in documents:
+        if isinstance(document.data, dict):
+            errors = list(validator.iter_errors(document.data))
+            assert validator.is_valid(document.data) == (not errors), document.path
+            invalid += bool(errors)
+    assert invalid >= 3  # the fixtures hold structurally broken descriptors
+
+
+def test_model_description_is_read_once_and_stays_the_same():
+    tool = _tool({"purpose": "Report the weather.", "when_to_use": "Asked about weather", "non_goals": ["No forecasts"]})
+    first = model_description(tool)
+    assert first == _model_description(tool) == model_description(tool)
+    assert tool._description is first
