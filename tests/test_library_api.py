@@ -54,3 +54,17 @@ def test_importing_toolcontract_loads_no_heavy_modules():
     code = "import sys, toolcontract; print(','.join(m for m in ('rich', 'jsonschema', 'jsonschema_rs', 'yaml') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""
+
+
+def test_lint_files_collects_less_often_while_it_runs_and_restores_the_thresholds(monkeypatch):
+    import gc
+
+    from toolcontract.lint import engine
+
+    seen = []
+    real = engine._Plan.lint_chunk
+    monkeypatch.setattr(engine._Plan, "lint_chunk", lambda self, files: seen.append(gc.get_threshold()) or real(self, files))
+    before = gc.get_threshold()
+    engine.lint_text("toolcontract: 1\nname: weather_current\neffect: read\n")
+    assert gc.get_threshold() == before
+    assert seen and seen[0][0] >= engine._GC_THRESHOLD and seen[0][1:] == before[1:]

@@ -410,6 +410,12 @@ def entry() -> None:
     normal exit runs instead). An error that escapes `main()` still prints its traceback
     the usual way.
     """
+    # Imports and a lint run allocate objects that live to the end of the process; at the
+    # default threshold (700) the collector runs a few dozen times before linting starts and
+    # frees nothing (see lint.engine._GC_THRESHOLD, which lint_files applies for library callers)
+    import gc
+
+    gc.set_threshold(100_000, *gc.get_threshold()[1:])
     try:
         main()
         code: object = 0

@@ -7,6 +7,7 @@ or the terminal.
 
 from __future__ import annotations
 
+import gc
 from typing import Callable, Iterable, Iterator, Mapping
 
 from toolcontract.descriptor import ToolView
@@ -254,6 +255,13 @@ def _finding(rule: Rule, hit: Hit, document: Document, pointer: str, tool: str |
     return Finding(document.path, line, column, rule.id, rule.name, severity, hit.message, pointer, tool)
 
 
+# Linting allocates many small containers that all live to the end of the run (each file's
+# data, positions and findings). At Python's default threshold (700) the cyclic collector
+# runs over a hundred times in 1,000 files and frees nothing: a tenth of the run. At this one
+# it still runs, every 100,000 net allocations, so memory stays bounded on any input.
+_GC_THRESHOLD = 100_000
+
+
 def lint_files(
     files: Iterable[tuple[str, bytes | LoadError]],
     selection: Selection = Selection(),
@@ -273,12 +281,17 @@ def lint_files(
     """
     plan = _Plan.of(selection, input_format, overlays, limits)
     files = list(files)
-    if jobs > 1:
-        from toolcontract.lint.parallel import lint_in_processes
+    thresholds = gc.get_threshold()
+    gc.set_threshold(max(thresholds[0], _GC_THRESHOLD), *thresholds[1:])
+    try:
+        if jobs > 1:
+            from toolcontract.lint.parallel import lint_in_processes
 
-        chunks = lint_in_processes(files, plan, jobs)
-    else:
-        chunks = [plan.lint_chunk(files)]
+            chunks = lint_in_processes(files, plan, jobs)
+        else:
+            chunks = [plan.lint_chunk(files)]
+    finally:
+        gc.set_threshold(*thresholds)
     findings: list[Finding] = []
     documents: dict[str, Document] = {}
     views: list[ToolView] = []
