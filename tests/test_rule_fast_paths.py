@@ -112,3 +112,15 @@ def test_model_description_is_read_once_and_stays_the_same():
     first = model_description(tool)
     assert first == _model_description(tool) == model_description(tool)
     assert tool._description is first
+
+
+_FRAGMENTS = st.sampled_from(["#", " ", "  ", "\n", "\r\n", "\t", "\u00a0", "toolcontract:", "toolcontract", ":",
+                              "ignore", "ignore-file", "[TC1]", "[TC403, TC404]", "x", "effect: read", "'#'"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_FRAGMENTS, max_size=14).map("".join))
+def test_suppression_gate_never_hides_a_comment(text):
+    from toolcontract.lint.suppression import _parse_lines, parse_suppressions
+
+    assert parse_suppressions(text) == _parse_lines(text)
