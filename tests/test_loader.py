@@ -475,7 +475,10 @@ def test_load_error_str_has_the_position():
 def test_format_detection(path, text, kind):
     document = load_text(text, path)
     assert document.data == {"a": 1}
-    assert (document._values is None) == (kind == "json")  # JSON positions are computed on demand
+    # JSON positions are computed on demand; YAML ones while reading, those below the root's
+    # members (after the fast reader's shallow read) on demand too
+    assert (document._values is None and document._partial is None) == (kind == "json")
+    assert document.locate("/a") == ((1, 4) if text == "a: 1" else (1, 7))
 
 
 # ------------------------------------------------------ source lines for reporters

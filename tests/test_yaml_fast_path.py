@@ -75,31 +75,61 @@ def same(a, b) -> bool:
     return a == b
 
 
-def fast(text: str, limits: Limits = DEFAULT_LIMITS):
+def fast(text: str, limits: Limits = DEFAULT_LIMITS, shallow: bool = False):
     """The fast reader's result, or None when it declines; a reader bug raises here
     (the loader itself declines on one, see test_a_reader_bug_only_declines)."""
-    return fastyaml.read(text, limits.max_depth, document._resolve_plain, document._MAYBE_TYPED)
+    return fastyaml.read(text, limits.max_depth, document._resolve_plain, document._MAYBE_TYPED, shallow)
+
+
+def depth(pointer: str) -> int:
+    return pointer.count("/")
 
 
 def check(text: str, limits: Limits = DEFAULT_LIMITS, path: str = "t.yaml") -> bool:
     """True when the fast reader takes `text`, after asserting that what it built equals
-    the libyaml path's Document in every part; False when it declines."""
+    the libyaml path's Document in every part; False when it declines.
+
+    Both of its reads are checked: the complete one (every position) and the shallow one
+    the loader makes (only the positions of depth 0 and 1; the rest when a finding asks),
+    and so is the loaded Document's `locate` before and after it reads the rest."""
     result = fast(text, limits)
+    shallow = fast(text, limits, shallow=True)
     if result is None:
+        assert shallow is None, f"only the shallow read took {text!r}"
         return False
+    assert shallow is not None, f"only the complete read took {text!r}"
     try:
         slow = document._load_yaml_events(text, path, limits)
     except LoadError as exc:
         pytest.fail(f"the fast reader took a text libyaml rejects ({exc}):\n{text!r}")
-    data, values, keys, duplicates = result
+    data, values, keys, duplicates, top = result
+    assert top is None
     assert same(data, slow.data), f"data differs for {text!r}:\n{data!r}\n{slow.data!r}"
     assert list(values.items()) == list(slow._values.items()), f"value positions differ for {text!r}"
     assert list(keys.items()) == list(slow._keys.items()), f"key positions differ for {text!r}"
     assert [DuplicateKey(*d) for d in duplicates] == slow.duplicates, f"duplicates differ for {text!r}"
+
+    data, values, keys, duplicates, top = shallow
+    assert same(data, slow.data), f"shallow data differs for {text!r}"
+    assert [DuplicateKey(*d) for d in duplicates] == slow.duplicates, f"shallow duplicates differ for {text!r}"
+    if top is None:  # a repeated key: read in full
+        assert values == slow._values and keys == slow._keys
+    else:
+        assert values is None and keys is None and not duplicates
+        values, keys = fastyaml.top_positions(data, top)
+        assert values == {p: v for p, v in slow._values.items() if depth(p) <= 1}, f"shallow values for {text!r}"
+        assert keys == {p: v for p, v in slow._keys.items() if depth(p) <= 1}, f"shallow keys for {text!r}"
+
     loaded = load_text(text, path, limits)  # the wired loader: the same Document
     assert loaded.text == text and loaded.path == path
-    assert same(loaded.data, slow.data) and loaded._values == slow._values and loaded._keys == slow._keys
-    assert loaded.duplicates == slow.duplicates
+    assert same(loaded.data, slow.data) and loaded.duplicates == slow.duplicates
+    if len(slow._values) <= 300:  # (the hostile texts hold up to 100,000 nodes)
+        pointers = list(slow._values) + [p + "/missing" for p in list(slow._values)[:20]]
+        # locate answers from the shallow positions while it can, then reads the rest
+        for pointer in sorted(pointers, key=depth):
+            for anchor in ("auto", "key", "value"):
+                assert loaded.locate(pointer, anchor) == slow.locate(pointer, anchor), (text, pointer, anchor)
+    assert loaded.positions() == (slow._values, slow._keys)
     return True
 
 
@@ -396,7 +426,7 @@ def test_small_depth_limits_load_as_libyaml_does(depth):
             assert (info.value.message, info.value.line, info.value.column) == (exc.message, exc.line, exc.column)
             continue
         loaded = load_text(text, "t.yaml", limits)
-        assert same(loaded.data, expected.data) and loaded._values == expected._values
+        assert same(loaded.data, expected.data) and loaded.positions() == expected.positions()
 
 
 @pytest.mark.parametrize("text", DECLINED + [
@@ -413,7 +443,7 @@ def test_errors_and_their_positions_are_libyaml_s(text):
         assert (info.value.message, info.value.line, info.value.column) == (exc.message, exc.line, exc.column)
     else:
         loaded = load_text(text, "t.yaml")
-        assert same(loaded.data, expected.data) and loaded._values == expected._values
+        assert same(loaded.data, expected.data) and loaded.positions() == expected.positions()
 
 
 HOSTILE = {
@@ -457,11 +487,11 @@ def test_load_text_uses_the_fast_reader(monkeypatch):
     monkeypatch.setattr(document, "_load_yaml_events", refuse)
     loaded = load_bytes(text.encode(), "refund_order.yaml")
     assert isinstance(loaded, Document)
-    assert same(loaded.data, expected.data) and loaded._values == expected._values
+    assert same(loaded.data, expected.data) and loaded.positions() == expected.positions()
 
 
 def test_a_reader_bug_only_declines(monkeypatch):
-    def broken(self):
+    def broken(self, record):
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(fastyaml._Reader, "read", broken)

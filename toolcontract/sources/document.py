@@ -15,14 +15,14 @@ checked while reading, so a hostile file cannot exhaust memory or time.
 
 from __future__ import annotations
 
-import bisect
 import functools
-import json
 import re
-from dataclasses import dataclass, field
-from typing import Any
 
 from toolcontract.sources import fastyaml
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing, json and dataclasses are not imported at run time: the fast path needs none
+    from typing import Any
 
 
 @functools.cache
@@ -47,13 +47,47 @@ def _yaml():
     return yaml, parser
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
+class _Frozen:
+    """A small immutable value, as a frozen dataclass is, without importing `dataclasses`
+    (it imports `inspect`, `ast` and `dis`: more than loading a descriptor costs)."""
+
+    __slots__ = ()
+
+    def _fields(self) -> tuple:
+        return tuple([getattr(self, name) for name in self.__slots__])
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{self.__class__.__qualname__}({fields})"
+
+    def __reduce__(self) -> tuple:
+        return self.__class__, self._fields()
+
+
+class Limits(_Frozen):
     """Loader limits; over any of them is a load error, never a hang."""
 
-    max_bytes: int = 5 * 1024 * 1024
-    max_depth: int = 64
-    max_alias_nodes: int = 10_000
+    __slots__ = ("max_bytes", "max_depth", "max_alias_nodes")
+
+    def __init__(self, max_bytes: int = 5 * 1024 * 1024, max_depth: int = 64, max_alias_nodes: int = 10_000):
+        setattr_ = object.__setattr__
+        setattr_(self, "max_bytes", max_bytes)
+        setattr_(self, "max_depth", max_depth)
+        setattr_(self, "max_alias_nodes", max_alias_nodes)
 
 
 DEFAULT_LIMITS = Limits()
@@ -72,14 +106,17 @@ class LoadError(Exception):
         return f"{self.line}:{self.column}: {self.message}"
 
 
-@dataclass(frozen=True, slots=True)
-class DuplicateKey:
-    pointer: str  # the member whose key repeats
-    key: str
-    line: int  # of the repeated key
-    column: int
-    first_line: int
-    first_column: int
+class DuplicateKey(_Frozen):
+    __slots__ = ("pointer", "key", "line", "column", "first_line", "first_column")
+
+    def __init__(self, pointer: str, key: str, line: int, column: int, first_line: int, first_column: int):
+        setattr_ = object.__setattr__
+        setattr_(self, "pointer", pointer)  # the member whose key repeats
+        setattr_(self, "key", key)
+        setattr_(self, "line", line)  # of the repeated key
+        setattr_(self, "column", column)
+        setattr_(self, "first_line", first_line)
+        setattr_(self, "first_column", first_column)
 
 
 def escape_token(token: str | int) -> str:
@@ -120,22 +157,63 @@ def parent_pointer(pointer: str) -> str:
     return pointer[: pointer.rfind("/")] if pointer else ""
 
 
-@dataclass(eq=False)
 class Document:
     """A loaded file: its data and the positions of its values and keys."""
 
-    path: str
-    text: str
-    data: Any
-    duplicates: list[DuplicateKey] = field(default_factory=list)
-    # pointer -> (line, column), 1-based; filled eagerly for YAML, lazily for JSON
-    _values: dict[str, tuple[int, int]] | None = None
-    _keys: dict[str, tuple[int, int]] | None = None
-    _lines: list[str] | None = field(default=None, repr=False)
+    __slots__ = ("path", "text", "data", "duplicates", "_values", "_keys", "_lines", "_partial", "_top",
+                 "__weakref__")
+
+    def __init__(self, path: str, text: str, data: Any, duplicates: list[DuplicateKey] | None = None,
+                 _values: dict[str, tuple[int, int]] | None = None, _keys: dict[str, tuple[int, int]] | None = None,
+                 _lines: list[str] | None = None, _partial: Limits | None = None, _top: list[int] | None = None):
+        self.path = path
+        self.text = text
+        self.data = data
+        self.duplicates = [] if duplicates is None else duplicates
+        # pointer -> (line, column), 1-based. JSON: None until a position is asked for.
+        # YAML: filled while reading, except after the fast reader's shallow read: then
+        # `_partial` holds the limits the text was read with, `_top` the positions of the
+        # root and its members (see fastyaml.top_positions), which fill these on the first
+        # look-up, and the rest is read on the first look-up of a deeper pointer.
+        self._values = _values
+        self._keys = _keys
+        self._lines = _lines
+        self._partial = _partial
+        self._top = _top
+
+    def __repr__(self) -> str:
+        return (f"Document(path={self.path!r}, text={self.text!r}, data={self.data!r}, "
+                f"duplicates={self.duplicates!r}, _values={self._values!r}, _keys={self._keys!r})")
+
+    def positions(self) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
+        """(values, keys): the (line, column) of every pointer's value and of its key,
+        read now if they were not."""
+        self._ensure_positions()
+        assert self._values is not None and self._keys is not None
+        return self._values, self._keys
 
     def _ensure_positions(self) -> None:
-        if self._values is None:
+        if self._partial is not None:
+            self._read_positions()
+        elif self._values is None:
             self._values, self._keys, _ = _scan_json_positions(self.text)
+
+    def _read_positions(self) -> None:
+        """Every position of a YAML document the fast reader read shallowly: the same
+        reader again, recording them all (the libyaml path if it should decline)."""
+        limits = self._partial
+        assert limits is not None
+        result = fastyaml.parse(self.text, limits.max_depth, _resolve_plain, _MAYBE_TYPED)
+        if result is not None:
+            self._values, self._keys = result[1], result[2]
+        else:  # pragma: no cover - the reader takes every text it took before
+            try:
+                loaded = _load_yaml_events(self.text, self.path, limits)
+                self._values, self._keys = loaded._values, loaded._keys
+            except LoadError:  # keep the shallow read's: a finding is placed at its nearest ancestor there
+                if self._values is None:
+                    self._values, self._keys = fastyaml.top_positions(self.data, self._top)
+        self._partial = self._top = None
 
     def locate(self, pointer: str, anchor: str = "auto") -> tuple[int, int]:
         """Line and column for a pointer.
@@ -145,7 +223,13 @@ class Document:
         pointer that names nothing in the file (a missing member, a value reached
         through an alias) falls back to the nearest ancestor that has a position.
         """
-        self._ensure_positions()
+        if self._partial is not None:  # a shallow read
+            if pointer.count("/") > 1:  # deeper than the root's members
+                self._read_positions()
+            elif self._values is None:
+                self._values, self._keys = fastyaml.top_positions(self.data, self._top)
+        elif self._values is None:
+            self._values, self._keys, _ = _scan_json_positions(self.text)
         values, keys = self._values, self._keys
         assert values is not None and keys is not None
         if anchor == "auto":
@@ -175,9 +259,14 @@ class Document:
 # --------------------------------------------------------------------- reading
 
 
+_BOM_FIRST_BYTES = frozenset(b"\xff\xfe\x00\xef")
+
+
 def decode(raw: bytes) -> str:
     """Bytes to text: UTF-8 (a BOM is accepted), or UTF-16/32 with a BOM."""
-    if raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+    if not raw or raw[0] not in _BOM_FIRST_BYTES:
+        codec = "utf-8"  # what utf-8-sig does without a BOM, with no codec look-up
+    elif raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
         codec = "utf-32"
     elif raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         codec = "utf-16"
@@ -194,6 +283,8 @@ def decode(raw: bytes) -> str:
 
 
 def looks_like_json(path: str, text: str) -> bool:
+    if path.endswith((".yaml", ".yml")):  # the common case, before lowering the path
+        return False
     lowered = path.lower()
     if lowered.endswith((".json", ".jsonl")):
         return True
@@ -213,7 +304,8 @@ def load_text(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> Document
         raise LoadError(f"text is {len(text):,} characters, over the {limits.max_bytes:,} limit")
     if looks_like_json(path, text):
         return _load_json(text, path, limits)
-    return _load_yaml(text, path, limits)
+    document = _load_yaml_fast(text, path, limits)
+    return document if document is not None else _load_yaml_events(text, path, limits)
 
 
 # ------------------------------------------------------------------------ YAML
@@ -221,12 +313,14 @@ def load_text(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> Document
 _CORE_NULL = frozenset(("", "~", "null", "Null", "NULL"))
 _CORE_TRUE = frozenset(("true", "True", "TRUE"))
 _CORE_FALSE = frozenset(("false", "False", "FALSE"))
-_CORE_INT = re.compile(r"[-+]?[0-9]+\Z")
-_CORE_OCT = re.compile(r"0o[0-7]+\Z")
-_CORE_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
-_CORE_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
-_CORE_INF = re.compile(r"[-+]?\.(inf|Inf|INF)\Z")
-_CORE_NAN = re.compile(r"\.(nan|NaN|NAN)\Z")
+_CORE_INF = frozenset(sign + dot_inf for sign in ("", "-", "+") for dot_inf in (".inf", ".Inf", ".INF"))
+_CORE_NAN = frozenset((".nan", ".NaN", ".NAN"))
+# compiled on first use (a plain scalar that starts like a number and is not an integer)
+_core = fastyaml._Rare(
+    octal=r"0o[0-7]+\Z",
+    hexadecimal=r"0x[0-9a-fA-F]+\Z",
+    float=r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z",
+)
 _MAYBE_TYPED = frozenset("-+.0123456789~nNtTfF")
 _TAG = "tag:yaml.org,2002:"
 _COLLECTION_TAGS = frozenset(("!", _TAG + "map", _TAG + "seq", _TAG + "omap"))
@@ -242,18 +336,19 @@ def _resolve_plain(value: str) -> Any:
         return True
     if value in _CORE_FALSE:
         return False
-    if _CORE_INT.match(value):
+    digits = value[1:] if value[0] == "-" or value[0] == "+" else value
+    if digits.isdigit() and digits.isascii():  # [-+]?[0-9]+
         return int(value)
-    if _CORE_OCT.match(value) or _CORE_HEX.match(value):
+    if value.startswith(("0o", "0x")) and (_core.octal.match(value) or _core.hexadecimal.match(value)):
         number = int(value[2:], 8 if value[1] == "o" else 16)
         if number.bit_length() > _MAX_DIGITS * 3.32:  # would not convert back to decimal
             raise ValueError(_LONG_NUMBER)
         return number
-    if _CORE_FLOAT.match(value):
+    if _core.float.match(value):
         return float(value)
-    if _CORE_INF.match(value):
+    if value in _CORE_INF:
         return float("-inf") if value[0] == "-" else float("inf")
-    if _CORE_NAN.match(value):
+    if value in _CORE_NAN:
         return float("nan")
     return value
 
@@ -307,12 +402,12 @@ def _load_yaml(text: str, path: str, limits: Limits) -> Document:
 def _load_yaml_fast(text: str, path: str, limits: Limits) -> Document | None:
     """The common block-YAML subset read without libyaml (see fastyaml); None when the
     text is outside it, and for every error, which only the event path reports."""
-    result = fastyaml.parse(text, limits.max_depth, _resolve_plain, _MAYBE_TYPED)
+    result = fastyaml.parse(text, limits.max_depth, _resolve_plain, _MAYBE_TYPED, True)
     if result is None:
         return None
-    data, values, keys, duplicates = result
-    return Document(path=path, text=text, data=data, duplicates=[DuplicateKey(*d) for d in duplicates],
-                    _values=values, _keys=keys)
+    data, values, keys, duplicates, top = result
+    return Document(path, text, data, [DuplicateKey(*d) for d in duplicates] if duplicates else [],
+                    values, keys, None, None if top is None else limits, top)
 
 
 def _load_yaml_events(text: str, path: str, limits: Limits) -> Document:
@@ -507,6 +602,8 @@ def _json_depth(data: Any, limit: int) -> bool:
 
 
 def _load_json(text: str, path: str, limits: Limits) -> Document:
+    import json  # here: YAML descriptors, the common case, never need it
+
     duplicates: list[DuplicateKey] = []
     try:
         try:
@@ -548,8 +645,10 @@ def _deepest_position(values: dict[str, tuple[int, int]], limit: int) -> tuple[i
     return (1, 1)
 
 
-_WS = re.compile(r"[ \t\n\r]*")
-_ATOM = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null")
+@functools.cache
+def _json_patterns() -> tuple[re.Pattern, re.Pattern]:
+    """White space, and a number or literal: compiled when a JSON position is first asked for."""
+    return re.compile(r"[ \t\n\r]*"), re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null")
 
 
 def _scan_json_positions(text: str, depth_cap: int | None = None):
@@ -558,8 +657,10 @@ def _scan_json_positions(text: str, depth_cap: int | None = None):
     Iterative, so depth is no concern; string bodies are skipped with the C
     `scanstring`. Returns (values, keys, duplicates).
     """
+    import bisect
     from json.decoder import scanstring
 
+    ws, atom = _json_patterns()
     line_starts = [0]
     line_starts.extend(m.end() for m in re.finditer("\n", text))
 
@@ -572,11 +673,11 @@ def _scan_json_positions(text: str, depth_cap: int | None = None):
     duplicates: list[DuplicateKey] = []
     stack: list[list] = []  # [is_object, pointer, next index | seen keys]
     n = len(text)
-    i = _WS.match(text, 1 if text.startswith("\ufeff") else 0).end()
+    i = ws.match(text, 1 if text.startswith("\ufeff") else 0).end()
     pointer = ""
 
     def next_slot(i: int) -> tuple[int, str]:
-        i = _WS.match(text, i).end()
+        i = ws.match(text, i).end()
         frame = stack[-1]
         if not frame[0]:
             pointer = f"{frame[1]}/{frame[2]}"
@@ -592,15 +693,15 @@ def _scan_json_positions(text: str, depth_cap: int | None = None):
             duplicates.append(DuplicateKey(pointer, key, key_pos[0], key_pos[1], first[0], first[1]))
         seen[key] = key_pos
         keys[pointer] = key_pos
-        i = _WS.match(text, i).end() + 1  # past the colon
-        return _WS.match(text, i).end(), pointer
+        i = ws.match(text, i).end() + 1  # past the colon
+        return ws.match(text, i).end(), pointer
 
     while i < n:
         values[pointer] = where(i)
         ch = text[i]
         if ch == "{" or ch == "[":
             stack.append([ch == "{", pointer, {} if ch == "{" else 0])
-            j = _WS.match(text, i + 1).end()
+            j = ws.match(text, i + 1).end()
             if j < n and text[j] not in "}]":
                 i, pointer = next_slot(j)
                 continue
@@ -608,11 +709,11 @@ def _scan_json_positions(text: str, depth_cap: int | None = None):
         elif ch == '"':
             _, i = scanstring(text, i + 1)
         else:
-            m = _ATOM.match(text, i)
+            m = atom.match(text, i)
             i = m.end() if m else i + 1
         # after a value: close finished containers, or move to the next slot
         while True:
-            i = _WS.match(text, i).end()
+            i = ws.match(text, i).end()
             if not stack or i >= n:
                 return values, keys, duplicates
             if text[i] == ",":

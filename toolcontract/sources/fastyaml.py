@@ -27,20 +27,36 @@ libyaml loads it.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
 
-__all__ = ["parse"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time: it costs more than this module
+    from typing import Any, Callable
+
+__all__ = ["parse", "read", "top_positions"]
 
 
 class _Decline(Exception):
     """The text is outside the subset, or might be: leave it to libyaml."""
 
 
-# Characters libyaml does not read as printable, plus the ones left to it: tab
-# (indentation and separation rules), NEL and U+2028/9 (line breaks in YAML 1.1),
-# a byte order mark, DEL and surrogates. A lone CR is checked separately. (Written as
-# the characters it finds: the complement, with its astral range, takes 15 ms to compile.)
-_UNSUPPORTED = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+class _Again(Exception):
+    """A key repeats: read the text again, recording every position (a duplicate's record
+    holds the position of the key's first occurrence)."""
+
+
+class _Rare:
+    """Regexes that only some texts need, compiled on first use: compiling one costs up to
+    half a millisecond, more than reading a descriptor."""
+
+    def __init__(self, **patterns: str):
+        self._patterns = patterns
+
+    def __getattr__(self, name: str) -> re.Pattern:
+        pattern = re.compile(self._patterns[name])
+        setattr(self, name, pattern)  # later lookups find it without this method
+        return pattern
+
+
 _PRINTABLE_ASCII = bytes(range(0x20, 0x7F)) + b"\n\r"
 
 _DQ = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
@@ -60,39 +76,46 @@ _FLOW_PLAIN = rf"(?:[^{_NOT_FIRST}]|-(?=[^ \n,\[\]{{}}]))[^,\[\]{{}}:#\n]*(?:(?<
 # and pointer token) and under 1,000 characters; any other key is found by _KEY in the
 # rest. The plain value is the common easy one: it holds no `:` or `#` and ends the
 # line without trailing spaces; any other value is in the rest.
+# (Written for the regex engine's speed: an optional part is an alternative with an empty
+# branch, not `(...)?`, which costs a memory allocation per line; and nothing that cannot
+# match shorter gives characters back.)
 _LINE = re.compile(
-    rf"^( *)(- +|-$)?(?:([^{_NOT_FIRST}~/][^: #\n~/]{{0,998}})(:(?: +|$)))?"
-    rf"(?:([^{_NOT_FIRST}][^:#\n]*(?<! ))$)?(.*)$",
+    rf"^( *+)(- ++|-$|)(?:([^{_NOT_FIRST}~/][^: #\n~/]{{0,998}}+)(:(?: ++|$))|)"
+    rf"(?:([^{_NOT_FIRST}][^:#\n]*+)(?<! )$|)(.*+)",
     re.MULTILINE,
 )
-# atomic: the key is as long as it can be, and a failed match does not try it shorter
-# (that would be quadratic on a long line of spaces)
-_KEY = re.compile(rf"((?>{_DQ}|{_SQ}|{_PLAIN_KEY}))( *:(?: +|$))")
 
 _SCALAR = rf"(?:{_DQ}|{_SQ}|{_FLOW_PLAIN})"
 # A flow mapping member: (spaces, key, `:` and spaces, scalar value, spaces and `,` or
 # `}`). With no value and no separator, a collection value starts after the `:`; with
 # no value but a separator, the value is empty (`{key}`, `{key: }`).
-_FLOW_MEMBER = re.compile(rf"( *)({_SCALAR})(?:( *: +)(?:({_SCALAR})|(?=[\[{{,}}])))?( *[,}}])?")
+_FLOW_MEMBER = re.compile(rf"( *)({_SCALAR})(?:( *: +)(?:({_SCALAR})|(?=[\[{{,}}]))|)(?:( *[,}}])|)")
 # A flow sequence item: (spaces, scalar, spaces and `,` or `]`); with no scalar, a
 # collection starts after the spaces.
 _FLOW_ITEM = re.compile(rf"( *)(?:({_SCALAR})( *[,\]])|(?=[\[{{]))")
+# What `common_flow` reads: members of a flow sequence or mapping, each with its `,` (none
+# for the last); a mapping's keys are plain, its values may be flow sequences. Anything
+# else, also the empty match at the end, matches the last group, which takes the rest:
+# so the matches cover the text, with no search for the next one (which on a long
+# line costs quadratic time).
+_COMMON_PLAIN = rf"[^{_NOT_FIRST}][^,:\[\]{{}}#\n]*(?<! )"  # no `:`, `#` or bracket in it
+_COMMON_SCALAR = rf"""{_COMMON_PLAIN}|"[^"\\\n]*"|'[^'\n]*'"""  # quoted: without escapes
+_COMMON_VALUE = rf"""{_COMMON_SCALAR}|\[[^\[\]{{}}"'#\n]*\]"""  # in a mapping
+_COMMON_ITEM = re.compile(rf" *({_COMMON_SCALAR}) *(,|$)|(.*)")
+_COMMON_MEMBER = re.compile(rf" *({_COMMON_PLAIN}) *: +({_COMMON_VALUE}) *(,|$)|(.*)")
 _FLOW_NEXT = re.compile(r" *([,\]}]?)")
 _EMPTY_SEQ_END = re.compile(r" *\]")
 _EMPTY_MAP_END = re.compile(r" *\}")
 _DOUBLE = re.compile(_DQ)
-_DOUBLE_BODY = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*')
-_SINGLE_BODY = re.compile(r"[^']*(?:''[^']*)*")
-_ODD_BACKSLASHES = re.compile(r"(?<!\\)(?:\\\\)*\\$")
 _SINGLE = re.compile(_SQ)
 # what may follow a scalar or flow collection on its line: nothing, or a comment
 _TAIL = re.compile(r" +#| *$")
 # a block scalar header without an explicit indentation indicator
 _BLOCK_HEADER = re.compile(r"([|>])([+-]?)(?: +#| *$)")
+_BLOCK_HEADERS = frozenset(("|", ">", "|-", ">-", "|+", ">+"))
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _MARKERS = ("---", "...")
 
-_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
 _ESCAPES = {
     "0": "\0", "a": "\a", "b": "\b", "t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r", "e": "\x1b",
     " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029",
@@ -102,6 +125,33 @@ _MOST_ESCAPES = 20_000  # more backslashes than this: libyaml decodes them faste
 _LONGEST_KEY = 1000  # libyaml refuses an implicit key over 1024 characters; leave those to it
 
 _MAP, _SEQ, _ROOT = 0, 1, 2  # what a pending value belongs to
+
+# The common flow collections with up to four members, in one match: one call, where
+# `findall` costs about one per member (compiled on first use: they are large)
+_SHORT_ITEM = rf" *({_COMMON_SCALAR}) *"
+_SHORT_MEMBER = rf" *({_COMMON_PLAIN}) *: +({_COMMON_VALUE}) *"
+_common = _Rare(
+    short_sequence=rf"\[{_SHORT_ITEM}(?:,{_SHORT_ITEM}(?:,{_SHORT_ITEM}(?:,{_SHORT_ITEM}|)|)|)\]",
+    short_mapping=rf"\{{{_SHORT_MEMBER}(?:,{_SHORT_MEMBER}(?:,{_SHORT_MEMBER}(?:,{_SHORT_MEMBER}|)|)|)\}}",
+)
+
+_rare = _Rare(
+    # Characters libyaml does not read as printable, plus the ones left to it: tab
+    # (indentation and separation rules), NEL and U+2028/9 (line breaks in YAML 1.1), a
+    # byte order mark, DEL and surrogates; looked for in texts that are not all ASCII. A
+    # lone CR is checked separately. (Written as the characters it finds: the complement,
+    # with its astral range, takes 15 ms to compile.)
+    unsupported="[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]",
+    # a key that _LINE does not take (quoted, or with spaces, `:`, `#`, `~` or `/`); atomic:
+    # the key is as long as it can be, and a failed match does not try it shorter (that
+    # would be quadratic on a long line of spaces)
+    key=rf"((?>{_DQ}|{_SQ}|{_PLAIN_KEY}))( *:(?: +|$))",
+    escape=r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)",
+    # quoted scalars over several lines
+    double_body=r'[^"\\]*(?:\\.[^"\\]*)*',
+    single_body=r"[^']*(?:''[^']*)*",
+    odd_backslashes=r"(?<!\\)(?:\\\\)*\\$",
+)
 
 
 def _escape(m: re.Match) -> str:
@@ -122,7 +172,7 @@ def _quoted(raw: str) -> str:
     body = raw[1:-1]
     if raw[0] == "'":
         return body.replace("''", "'")
-    return _ESCAPE.sub(_escape, body) if "\\" in body else body
+    return _rare.escape.sub(_escape, body) if "\\" in body else body
 
 
 def _pointer(base: str, key: str) -> str:
@@ -131,25 +181,49 @@ def _pointer(base: str, key: str) -> str:
     return f"{base}/{key}"
 
 
-def parse(text: str, max_depth: int, resolve_plain: Callable[[str], Any], maybe_typed: frozenset):
-    """(data, values, keys, duplicates) as `_load_yaml_events` builds them, or None to decline.
+def parse(text: str, max_depth: int, resolve_plain: Callable[[str], Any], maybe_typed: frozenset,
+          shallow: bool = False):
+    """(data, values, keys, duplicates, top) as `_load_yaml_events` builds them, or None to
+    decline.
 
     `resolve_plain` reads a plain scalar; it is called only for scalars that start with
     one of `maybe_typed`. `duplicates` holds (pointer, key, line, column, first_line,
-    first_column) tuples.
+    first_column) tuples. `values` and `keys` map a pointer to its position; `top` is None.
+    With `shallow`, which costs less, they may be None instead, and `top` a list from which
+    `top_positions` gives those of the root and its members (pointers of depth 0 and 1).
+    A text with a key repeated below the root is read in full.
     """
     try:
-        return read(text, max_depth, resolve_plain, maybe_typed)
+        return read(text, max_depth, resolve_plain, maybe_typed, shallow)
     except Exception:  # noqa: BLE001 - a reader bug must not fail a load: libyaml reads it instead
         return None
 
 
-def read(text: str, max_depth: int, resolve_plain: Callable[[str], Any], maybe_typed: frozenset):
+def top_positions(data: Any, top: list[int]) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
+    """(values, keys): the positions of the root and of its members, from a shallow read's
+    data and `top`: the root's value line and column, then each member's key line and
+    column and value line and column, in the order of the members."""
+    if not top:
+        return {}, {}
+    values = {"": (top[0], top[1])}
+    keys = {}
+    at = 2
+    for member in data if type(data) is dict else range(len(data)):
+        pointer = _pointer("", member) if type(member) is str else f"/{member}"
+        keys[pointer] = (top[at], top[at + 1])
+        values[pointer] = (top[at + 2], top[at + 3])
+        at += 4
+    assert at == len(top), "one position record per member"
+    return values, keys
+
+
+def read(text: str, max_depth: int, resolve_plain: Callable[[str], Any], maybe_typed: frozenset,
+         shallow: bool = False):
     """`parse` without the safety net: an unexpected exception propagates (for the tests)."""
     if text.isascii():
         if text.encode().translate(None, _PRINTABLE_ASCII):  # a control character or tab
             return None
-    elif _UNSUPPORTED.search(text):
+    elif _rare.unsupported.search(text):
         return None
     if text.count("\\") > _MOST_ESCAPES:
         return None
@@ -163,8 +237,15 @@ def read(text: str, max_depth: int, resolve_plain: Callable[[str], Any], maybe_t
     rows = _LINE.findall(text)
     if len(rows) != lines:  # pragma: no cover - every line matches once
         return None
+    reader = _Reader(rows, text.endswith("\n"), max_depth, resolve_plain, maybe_typed)
     try:
-        return _Reader(rows, text.endswith("\n"), max_depth, resolve_plain, maybe_typed).read()
+        if shallow:
+            try:
+                data, _, _, duplicates = reader.read(False)
+                return data, None, None, duplicates, reader.top
+            except _Again:
+                pass  # read again, recording every position
+        return (*reader.read(True), None)
     except (_Decline, ValueError):  # ValueError: an integer too long to convert
         return None
 
@@ -209,22 +290,21 @@ class _Reader:
             resolved = _RESOLVED.setdefault(resolve_plain, _Resolved(resolve_plain))
         self.resolve = resolved.__getitem__
         self.typed = maybe_typed
+        self.record = True
         self.values: dict[str, tuple[int, int]] = {}
         self.keys: dict[str, tuple[int, int]] = {}
         self.duplicates: list[tuple] = []
 
     # ----------------------------------------------------------------- blocks
 
-    def read(self):
+    def start(self) -> int:
+        """The index of the first row with a node, past comments, blank lines and at most
+        one `---`; len(rows) when there is none."""
         rows = self.rows
         n = len(rows)
-        values, keys, duplicates = self.values, self.keys, self.duplicates
-        resolve, typed = self.resolve, self.typed
-        max_depth = self.max_depth
-
         i = 0
         started = False
-        while i < n:  # comments, blank lines and at most one `---` before the first node
+        while i < n:
             indentation, dash, key, sep, plain, rest = rows[i]
             if dash or key or plain or (rest and rest[0] != "#"):
                 if indentation or dash or key or plain or rest[:3] not in _MARKERS:
@@ -233,9 +313,26 @@ class _Reader:
                     raise _Decline
                 started = True
             i += 1
+        if i == n and started:
+            raise _Decline
+        return i
+
+    def read(self, record: bool):
+        """(data, values, keys, duplicates). With `record`, `values` and `keys` hold the
+        position of every node. Without, they stay empty, `top` holds those of the root and
+        its members (see `top_positions`), and a repeated key raises _Again."""
+        self.record = record
+        rows = self.rows
+        n = len(rows)
+        self.values = values = {}
+        self.keys = keys = {}
+        self.duplicates = duplicates = []
+        self.top = top = []
+        resolve, typed = self.resolve, self.typed
+        max_depth = self.max_depth
+
+        i = self.start()
         if i == n:
-            if started:
-                raise _Decline
             return None, values, keys, duplicates
 
         root: Any = None
@@ -246,8 +343,14 @@ class _Reader:
         indent = -1  # the column of its entries
         pad = None  # their indentation
         stack: list[tuple] = []
+        # Without `record`: is the open collection the root (or is the root's value pending),
+        # so that the positions of its members go to `top`? Each adds (key line, key column,
+        # value line, value column); the root, (value line, value column).
+        at_root = not record
+        pointer = ""
         # a `key:` or `-` with nothing after it on its line, whose value starts on a later line:
-        # (pointer, kind, key position, position of an empty value, key)
+        # (pointer, kind, key position, position of an empty value, key); the pointer and the
+        # positions are None where they are not recorded
         pending: tuple | None = ("", _ROOT, None, None, None)
         ready = False  # is_map and pending is None: the next entry of a mapping may follow
         last = None  # the key of the last easy plain value, which more lines may continue
@@ -258,19 +361,95 @@ class _Reader:
             i += 1  # from here on, the number of this line
             if ready and key and indentation == pad and not dash:
                 # the common case: the next entry of the open mapping
-                pointer = f"{base}/{key}"
-                if key in container:
-                    first = keys[pointer]
-                    duplicates.append((pointer, key, i, indent + 1, first[0], first[1]))
+                if record:
+                    pointer = f"{base}/{key}"
+                    if key in container:
+                        first = keys[pointer]
+                        duplicates.append((pointer, key, i, indent + 1, first[0], first[1]))
+                elif key in container:
+                    raise _Again
                 if plain:
-                    keys[pointer] = (i, indent + 1)
-                    values[pointer] = (i, indent + len(key) + len(sep) + 1)
                     container[key] = resolve(plain) if plain[0] in typed else plain
+                    if record:
+                        keys[pointer] = (i, indent + 1)
+                        values[pointer] = (i, indent + len(key) + len(sep) + 1)
+                    elif at_root:
+                        top += (i, indent + 1, i, indent + len(key) + len(sep) + 1)
                     last = key
                     last_row = i
                     continue
                 column = indent
                 name = key
+            elif key and not dash and pending is not None and len(indentation) > indent >= 0:
+                # the next common case: a mapping starts on this line, the value of the `key:`
+                # or `-` before it (what the general branch below does, in fewer steps)
+                pointer, kind, key_pos, empty_pos, name = pending
+                pending = None
+                if len(stack) >= max_depth:
+                    raise _Decline
+                value = {}
+                column = len(indentation)
+                if kind == _MAP:
+                    container[name] = value
+                else:
+                    container.append(value)
+                if record:
+                    pos = (i, column + 1)
+                    keys[pointer] = key_pos if kind == _MAP else pos
+                    values[pointer] = pos
+                elif at_root:
+                    pos = (i, column + 1)
+                    top += (key_pos if kind == _MAP else pos) + pos
+                stack.append((container, base, is_map, indent, pad, at_root))
+                container, base, is_map, indent, pad, at_root = value, pointer, True, column, indentation, False
+                ready = True
+                last_row = -1
+                name = key  # a key _LINE found: plain, with no `~` or `/`
+                if record:
+                    pointer = f"{base}/{key}"
+                if plain:
+                    container[key] = resolve(plain) if plain[0] in typed else plain
+                    if record:
+                        keys[pointer] = (i, column + 1)
+                        values[pointer] = (i, column + len(key) + len(sep) + 1)
+                    last = key
+                    last_row = i
+                    continue
+            elif key and not dash and pending is None and len(indentation) < indent:
+                # and a third: the next entry of a mapping around the open collection (again
+                # what the general branch does)
+                column = len(indentation)
+                while column < indent:
+                    container, base, is_map, indent, pad, at_root = stack.pop()
+                if column != indent:
+                    raise _Decline
+                if not is_map:  # an indentless sequence ends, or a key stands where an item belongs
+                    if stack and stack[-1][2] and stack[-1][3] == indent:
+                        container, base, is_map, indent, pad, at_root = stack.pop()
+                    else:
+                        raise _Decline
+                if not column and (key[:3] in _MARKERS or (plain or rest)[:3] in _MARKERS):
+                    raise _Decline
+                ready = True
+                last_row = -1
+                name = key  # a key _LINE found: plain, with no `~` or `/`
+                if record:
+                    pointer = f"{base}/{key}"
+                    if key in container:
+                        first = keys[pointer]
+                        duplicates.append((pointer, key, i, column + 1, first[0], first[1]))
+                elif key in container:
+                    raise _Again
+                if plain:
+                    container[key] = resolve(plain) if plain[0] in typed else plain
+                    if record:
+                        keys[pointer] = (i, column + 1)
+                        values[pointer] = (i, column + len(key) + len(sep) + 1)
+                    elif at_root:
+                        top += (i, column + 1, i, column + len(key) + len(sep) + 1)
+                    last = key
+                    last_row = i
+                    continue
             else:
                 if not key and not dash and not plain and (not rest or rest[0] == "#"):
                     continue  # blank or comment
@@ -281,7 +460,7 @@ class _Reader:
                     continue
                 last_row = -1
                 if not key and ":" in rest:  # a key with spaces, `:`, `#`, `~` or `/`, or quoted?
-                    m = _KEY.match(rest)
+                    m = _rare.key.match(rest)
                     if m is not None:
                         key, sep = m.groups()
                         if key[-1] == " ":
@@ -302,23 +481,34 @@ class _Reader:
                             if len(stack) >= max_depth:
                                 raise _Decline
                             value = [] if dash else {}
-                            pos = (i, column + 1)
                             if kind == _MAP:
-                                keys[pointer] = key_pos
                                 container[name] = value
                             elif kind == _SEQ:
-                                keys[pointer] = pos
                                 container.append(value)
                             else:
                                 root = value
-                            values[pointer] = pos
-                            stack.append((container, base, is_map, indent, pad))
+                            if record:
+                                pos = (i, column + 1)
+                                if kind != _ROOT:
+                                    keys[pointer] = key_pos if kind == _MAP else pos
+                                values[pointer] = pos
+                            elif at_root:
+                                pos = (i, column + 1)
+                                top += pos if kind == _ROOT else (key_pos if kind == _MAP else pos) + pos
+                            stack.append((container, base, is_map, indent, pad, at_root))
                             container, base, is_map, indent, pad = value, pointer, not dash, column, indentation
+                            at_root = kind == _ROOT and not record
                         else:  # a scalar on a line of its own
                             if kind == _ROOT:
                                 raise _Decline
-                            value, i = self.scalar(i, column, plain or rest, indent, pointer, kind, key_pos,
-                                                   len(stack))
+                            if record:
+                                value, i = self.scalar(i, column, plain or rest, indent, pointer, kind, key_pos,
+                                                       len(stack))
+                            else:
+                                if at_root:
+                                    pos = (i, column + 1)
+                                    top += (key_pos if kind == _MAP else pos) + pos
+                                value, i = self.value(i, plain or rest, indent, len(stack))
                             if kind == _MAP:
                                 container[name] = value
                             else:
@@ -327,15 +517,17 @@ class _Reader:
                             continue
                     else:  # nothing more indented follows: the value is empty
                         if kind == _MAP:
-                            keys[pointer] = key_pos
                             container[name] = None
                         else:
-                            keys[pointer] = empty_pos
                             container.append(None)
-                        values[pointer] = empty_pos
+                        if record:
+                            keys[pointer] = key_pos if kind == _MAP else empty_pos
+                            values[pointer] = empty_pos
+                        elif at_root:
+                            top += (key_pos if kind == _MAP else empty_pos) + empty_pos
 
                 while column < indent:
-                    container, base, is_map, indent, pad = stack.pop()
+                    container, base, is_map, indent, pad, at_root = stack.pop()
                 if column != indent:
                     raise _Decline
 
@@ -344,26 +536,36 @@ class _Reader:
                         raise _Decline
                 elif not dash:
                     if key and stack and stack[-1][2] and stack[-1][3] == indent:  # an indentless sequence ends
-                        container, base, is_map, indent, pad = stack.pop()
+                        container, base, is_map, indent, pad, at_root = stack.pop()
                     else:
                         raise _Decline
                 else:
-                    pointer = f"{base}/{len(container)}"
                     at = column + len(dash)
+                    if record:
+                        pointer = f"{base}/{len(container)}"
                     if not key:
                         if plain:
-                            pos = (i, at + 1)
-                            keys[pointer] = pos
-                            values[pointer] = pos
+                            if record:
+                                keys[pointer] = values[pointer] = (i, at + 1)
+                            elif at_root:
+                                top += (i, at + 1, i, at + 1)
                             container.append(resolve(plain) if plain[0] in typed else plain)
                             last_row = i
                             ready = False
                             continue
                         if not rest or rest[0] == "#":
-                            pending = (pointer, _SEQ, None, (i, column + 2), None)
+                            if record or at_root:
+                                pending = (pointer, _SEQ, None, (i, column + 2), None)
+                            else:
+                                pending = (None, _SEQ, None, None, None)
                             ready = False
                             continue
-                        value, i = self.scalar(i, at, rest, indent, pointer, _SEQ, None, len(stack))
+                        if record:
+                            value, i = self.scalar(i, at, rest, indent, pointer, _SEQ, None, len(stack))
+                        else:
+                            if at_root:
+                                top += (i, at + 1, i, at + 1)
+                            value, i = self.value(i, rest, indent, len(stack))
                         container.append(value)
                         ready = False
                         continue
@@ -371,12 +573,13 @@ class _Reader:
                     if len(stack) >= max_depth:
                         raise _Decline
                     value = {}
-                    pos = (i, at + 1)
-                    keys[pointer] = pos
-                    values[pointer] = pos
+                    if record:
+                        keys[pointer] = values[pointer] = (i, at + 1)
+                    elif at_root:
+                        top += (i, at + 1, i, at + 1)
                     container.append(value)
-                    stack.append((container, base, is_map, indent, pad))
-                    container, base, is_map, indent, pad = value, pointer, True, at, " " * at
+                    stack.append((container, base, is_map, indent, pad, at_root))
+                    container, base, is_map, indent, pad, at_root = value, pointer, True, at, " " * at, False
                     column = at
                 ready = True
 
@@ -384,47 +587,78 @@ class _Reader:
                 c = key[0]
                 if c == '"' or c == "'":
                     name = _quoted(key)
-                    pointer = _pointer(base, name)
+                    if record:
+                        pointer = _pointer(base, name)
                 else:
                     name = key
-                    pointer = f"{base}/{key}" if "~" not in key and "/" not in key else _pointer(base, key)
+                    if record:
+                        pointer = f"{base}/{key}" if "~" not in key and "/" not in key else _pointer(base, key)
                 if name in container:
+                    if not record:
+                        raise _Again
                     first = keys[pointer]
                     duplicates.append((pointer, name, i, column + 1, first[0], first[1]))
                 if plain:
-                    keys[pointer] = (i, column + 1)
-                    values[pointer] = (i, column + len(key) + len(sep) + 1)
                     container[name] = resolve(plain) if plain[0] in typed else plain
+                    if record:
+                        keys[pointer] = (i, column + 1)
+                        values[pointer] = (i, column + len(key) + len(sep) + 1)
+                    elif at_root:
+                        top += (i, column + 1, i, column + len(key) + len(sep) + 1)
                     last = name
                     last_row = i
                     continue
 
             # the value of the mapping entry `name` at `column`, when it is not an easy plain scalar
             if not rest or rest[0] == "#":
-                pending = (pointer, _MAP, (i, column + 1), (i, column + len(key) + sep.index(":") + 2), name)
+                if record or at_root:
+                    pending = (pointer, _MAP, (i, column + 1), (i, column + len(key) + sep.index(":") + 2), name)
+                else:
+                    pending = (None, _MAP, None, None, name)
                 ready = False
                 continue
             last_row = -1
             c = rest[0]
             if c == "{" or c == "[":  # a flow collection: on this line, most often with scalars only
-                keys[pointer] = (i, column + 1)
-                value, end = self.flow(rest, 0, column + len(key) + len(sep), i, pointer, len(stack))
+                if record:
+                    keys[pointer] = (i, column + 1)
+                    value, end = self.flow(rest, 0, column + len(key) + len(sep), i, pointer, len(stack))
+                    if end != len(rest) and not _TAIL.match(rest, end):
+                        raise _Decline
+                    container[name] = value
+                    continue
+                if at_root:
+                    top += (i, column + 1, i, column + len(key) + len(sep) + 1)
+                depth = len(stack)
+                if depth < max_depth and len(rest) <= _LONGEST_KEY:
+                    value = self.common_flow(rest, depth)
+                    if value is not None:
+                        container[name] = value
+                        continue
+                value, end = self.flow_data(rest, 0, depth)
                 if end != len(rest) and not _TAIL.match(rest, end):
                     raise _Decline
                 container[name] = value
                 continue
-            container[name], i = self.scalar(i, column + len(key) + len(sep), rest, indent, pointer, _MAP,
-                                             (i, column + 1), len(stack))
+            if record:
+                container[name], i = self.scalar(i, column + len(key) + len(sep), rest, indent, pointer, _MAP,
+                                                 (i, column + 1), len(stack))
+            else:
+                if at_root:
+                    top += (i, column + 1, i, column + len(key) + len(sep) + 1)
+                container[name], i = self.value(i, rest, indent, len(stack))
 
         if pending is not None:
             pointer, kind, key_pos, empty_pos, name = pending
             if kind == _MAP:
-                keys[pointer] = key_pos
                 container[name] = None
             else:
-                keys[pointer] = empty_pos
                 container.append(None)
-            values[pointer] = empty_pos
+            if record:
+                keys[pointer] = key_pos if kind == _MAP else empty_pos
+                values[pointer] = empty_pos
+            elif at_root:
+                top += (key_pos if kind == _MAP else empty_pos) + empty_pos
         return root, values, keys, duplicates
 
     def continuation(self, container, is_map: bool, last, last_row: int, i: int, indent: int) -> int:
@@ -447,17 +681,33 @@ class _Reader:
         """The value that starts at column `at` of line `number` (`rest` is the line from
         there), in a block collection whose entries are at column `indent`.
 
-        Records its positions; returns it and the number of its last line.
+        Records its positions (when not recording every node's, those of a flow collection's
+        members are left out); returns it and the number of its last line.
         """
         pos = (number, at + 1)
         self.keys[pointer] = key_pos if kind == _MAP else pos
         c = rest[0]
-        if c == "[" or c == "{":
+        if (c == "[" or c == "{") and self.record:
             value, end = self.flow(rest, 0, at, number, pointer, depth)
             if not _TAIL.match(rest, end):
                 raise _Decline
             return value, number
         self.values[pointer] = pos
+        return self.value(number, rest, indent, depth)
+
+    def value(self, number: int, rest: str, indent: int, depth: int):
+        """`scalar` without positions: the value that starts `rest`, on line `number`;
+        returns it and the number of its last line."""
+        c = rest[0]
+        if c == "[" or c == "{":
+            if depth < self.max_depth and len(rest) <= _LONGEST_KEY:
+                value = self.common_flow(rest, depth)
+                if value is not None:
+                    return value, number
+            value, end = self.flow_data(rest, 0, depth)
+            if not _TAIL.match(rest, end):
+                raise _Decline
+            return value, number
         if c == '"' or c == "'":
             m = (_DOUBLE if c == '"' else _SINGLE).match(rest)
             if m is None or not _TAIL.match(rest, m.end()):  # it goes on to a later line, or is bad
@@ -483,7 +733,7 @@ class _Reader:
         and closes on a later one; returns it and the index of the line after it."""
         rows = self.rows
         double = rest[0] == '"'
-        body = _DOUBLE_BODY if double else _SINGLE_BODY
+        body = _rare.double_body if double else _rare.single_body
         lines = [rest[1:]]
         j = number  # the index of the next line
         while True:
@@ -518,14 +768,14 @@ class _Reader:
                 parts.append("\n" * blank if blank or escaped else " ")
                 blank = 0
             if index < last:  # a break follows
-                if double and _ODD_BACKSLASHES.search(line):
+                if double and _rare.odd_backslashes.search(line):
                     line = line[:-1]
                     escaped = True
                     if index and not line:
                         raise _Decline  # a line holding only an escaped break
                 else:
                     stripped = line.rstrip(" ")
-                    if double and stripped != line and _ODD_BACKSLASHES.search(stripped):
+                    if double and stripped != line and _rare.odd_backslashes.search(stripped):
                         raise _Decline  # an escaped space before the break
                     line = stripped
                     escaped = False
@@ -571,11 +821,15 @@ class _Reader:
         """A literal or folded block scalar whose header (`header` onwards) is on line `number`."""
         rows = self.rows
         n = len(rows)
-        m = _BLOCK_HEADER.match(header)
-        if m is None:
-            raise _Decline
-        literal = m.group(1) == "|"
-        chomping = m.group(2)
+        if header in _BLOCK_HEADERS:  # the common headers, without a comment
+            literal = header[0] == "|"
+            chomping = header[1:]
+        else:
+            m = _BLOCK_HEADER.match(header)
+            if m is None:
+                raise _Decline
+            literal = m.group(1) == "|"
+            chomping = m.group(2)
         j = number
         widest = 0
         while j < n and _is_blank(rows[j]):
@@ -587,10 +841,11 @@ class _Reader:
         if width <= indent or widest > width:
             raise _Decline
         body = [""] * (j - number)
+        even = not body  # no blank line, and no line more indented than the first: folding joins with spaces
         trailing = 0
         while j < n:
             row = rows[j]
-            if _is_blank(row):
+            if not (row[1] or row[2] or row[4] or row[5]):  # blank
                 if len(row[0]) > width:  # a line of spaces only, as content: leave it to libyaml
                     raise _Decline
                 trailing += 1
@@ -600,6 +855,9 @@ class _Reader:
                 if trailing:
                     body.extend([""] * trailing)
                     trailing = 0
+                    even = False
+                elif len(row[0]) > width:
+                    even = False
                 body.append("".join(row)[width:])
             j += 1
         if j == n and not self.final_newline:
@@ -610,6 +868,8 @@ class _Reader:
             end = "\n"
         if literal:
             text = "\n".join(body)
+        elif even:
+            text = " ".join(body)
         else:
             parts = []
             previous = None
@@ -739,6 +999,183 @@ class _Reader:
                 at = m.end()
             else:  # a collection
                 value, at = self.flow(s, at, offset, number, item, depth + 1)
+                items.append(value)
+                m = _FLOW_NEXT.match(s, at)
+                at = m.end()
+                tail = m.group(1)
+            if not tail:  # something else follows the member
+                raise _Decline
+            if tail[-1] != ",":
+                if tail[-1] == "]":
+                    return items, at
+                raise _Decline
+
+    # ------------------------------------------------------- flow, data only
+
+    def flow_data(self, s: str, at: int, depth: int) -> tuple[Any, int]:
+        """`flow` without positions: the flow collection opening at index `at` of `s`, and
+        the index after it. A repeated key raises _Again."""
+        if depth >= self.max_depth:
+            raise _Decline
+        if s[at] == "[":
+            return self.sequence_data(s, at + 1, depth)
+        return self.mapping_data(s, at + 1, depth)
+
+    def common_flow(self, s: str, depth: int) -> Any:
+        """The flow collection `s` when it is of the common kind, read with one regex call
+        rather than one per member; None for anything else, which `mapping_data` and
+        `sequence_data` read.
+
+        `s` must be the collection and nothing more. Its members are plain scalars with no
+        `:`, `#` or bracket and no indicator first (`-1` included), quoted scalars without
+        escapes, and in a mapping, flow sequences of such plain scalars; its keys are plain.
+        """
+        resolve, typed = self.resolve, self.typed
+        if s[0] == "[":
+            m = _common.short_sequence.fullmatch(s)
+            if m is not None:
+                found: Any = m.groups()  # the items, then None for the ones it could have had more
+            else:  # more items, or not the common kind
+                if s[-1] != "]":
+                    return None
+                found = []
+                closed = False  # the last item was read
+                for item, comma, _ in _COMMON_ITEM.findall(s, 1, len(s) - 1):
+                    if not item:  # something else, or the end
+                        if not closed:
+                            return None
+                        break
+                    found.append(item)
+                    closed = not comma
+            items = []
+            for item in found:
+                if item is None:
+                    break
+                c = item[0]
+                if c in typed:
+                    items.append(resolve(item))
+                elif c == '"' or c == "'":
+                    items.append(item[1:-1])
+                else:
+                    items.append(item)
+            return items
+        m = _common.short_mapping.fullmatch(s)
+        if m is not None:
+            found = m.groups()  # key, value, key, value, ...; None for the members it could have had more
+        else:
+            if s[-1] != "}":
+                return None
+            found = []
+            closed = False
+            for key, value, comma, _ in _COMMON_MEMBER.findall(s, 1, len(s) - 1):
+                if not key:
+                    if not closed:
+                        return None
+                    break
+                found.append(key)
+                found.append(value)
+                closed = not comma
+        mapping = {}
+        count = 0
+        members = iter(found)
+        for key, value in zip(members, members):
+            if key is None:
+                break
+            count += 1
+            c = value[0]
+            if c in typed:
+                mapping[key] = resolve(value)
+            elif c == '"' or c == "'":
+                mapping[key] = value[1:-1]
+            elif c != "[":
+                mapping[key] = value
+            elif depth + 1 >= self.max_depth:
+                return None
+            else:  # a flow sequence of plain scalars
+                items = []
+                body = value[1:-1]
+                if body.strip(" "):
+                    for item in body.split(","):
+                        item = item.strip(" ")
+                        if not item or item[0] in _INDICATORS or ":" in item:
+                            return None
+                        items.append(resolve(item) if item[0] in typed else item)
+                mapping[key] = items
+        if len(mapping) != count:
+            raise _Again
+        return mapping
+
+    def mapping_data(self, s: str, at: int, depth: int) -> tuple[dict, int]:
+        """`mapping` without positions."""
+        resolve, typed = self.resolve, self.typed
+        match = _FLOW_MEMBER.match
+        long_keys = len(s) > _LONGEST_KEY  # so a key may be too far from its `:`
+        mapping: dict = {}
+        while True:
+            m = match(s, at)
+            if m is None:
+                if not mapping:
+                    m = _EMPTY_MAP_END.match(s, at)
+                    if m is not None:
+                        return mapping, m.end()
+                raise _Decline
+            _, raw, colon, value, tail = m.groups()
+            name = _quoted(raw) if raw[0] == '"' or raw[0] == "'" else raw
+            if name in mapping:
+                raise _Again
+            if long_keys and len(raw) + (colon.find(":") if colon else 0) > _LONGEST_KEY:  # from the key to its `:`
+                raise _Decline
+            if value is not None:  # a scalar
+                c = value[0]
+                if c in typed:
+                    mapping[name] = resolve(value)
+                elif c == '"' or c == "'":
+                    mapping[name] = _quoted(value)
+                else:
+                    mapping[name] = value
+                at = m.end()
+            elif tail is not None:  # `{key}` or `{key: }`
+                at = m.end()
+                mapping[name] = None
+            elif colon is not None:  # a collection
+                mapping[name], at = self.flow_data(s, m.end(), depth + 1)
+                m = _FLOW_NEXT.match(s, at)
+                at = m.end()
+                tail = m.group(1)
+            else:
+                raise _Decline
+            if not tail:  # something else follows the member
+                raise _Decline
+            if tail[-1] != ",":
+                if tail[-1] == "}":
+                    return mapping, at
+                raise _Decline
+
+    def sequence_data(self, s: str, at: int, depth: int) -> tuple[list, int]:
+        """`sequence` without positions."""
+        resolve, typed = self.resolve, self.typed
+        match = _FLOW_ITEM.match
+        items: list = []
+        while True:
+            m = match(s, at)
+            if m is None:
+                if not items:
+                    m = _EMPTY_SEQ_END.match(s, at)
+                    if m is not None:
+                        return items, m.end()
+                raise _Decline
+            _, raw, tail = m.groups()
+            if raw is not None:  # a scalar
+                c = raw[0]
+                if c in typed:
+                    items.append(resolve(raw))
+                elif c == '"' or c == "'":
+                    items.append(_quoted(raw))
+                else:
+                    items.append(raw)
+                at = m.end()
+            else:  # a collection
+                value, at = self.flow_data(s, m.end(), depth + 1)
                 items.append(value)
                 m = _FLOW_NEXT.match(s, at)
                 at = m.end()
