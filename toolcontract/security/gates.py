@@ -19,7 +19,7 @@ import re
 from toolcontract.security.lazy import Lazy
 from toolcontract.security.unicode import ascii_control, normalized
 
-_WORDS = re.compile(r"[a-z]+")
+_WORDS = Lazy(r"[a-z]+")
 # ASCII text as bytes: every byte but a-z made a space, so split() gives what _WORDS finds
 _LETTERS_ONLY = bytes(c if 0x61 <= c <= 0x7A else 0x20 for c in range(256))
 
@@ -35,7 +35,7 @@ class View:
         self.where = where  # each character's index in the original, when it differs
         self.opened = opened  # ids of the patterns whose gate the text passes
         self.low = low  # `text` lower-cased, when that reads as case-insensitive matching does (see view)
-        self.words = words  # the words of the lower-cased text that a gate or a filter names
+        self.words = words  # the words (bytes) of the lower-cased text that a gate or a filter names
 
     def __repr__(self) -> str:
         return f"View({self.text!r}, opened={sorted(self.opened)})"
@@ -90,6 +90,8 @@ Filter = tuple  # tuple[tuple[tuple[frozenset[str], tuple[str, ...]], ...], ...]
 
 
 def compile_filter(alternatives: tuple[tuple[str, ...], ...]) -> Filter:
+    """A filter as View.passes reads it: per requirement, its words (as bytes, as View.words
+    holds them), substrings and compiled-on-first-use expressions."""
     compiled = []
     for alternative in alternatives:
         requirements = []
@@ -100,13 +102,13 @@ def compile_filter(alternatives: tuple[tuple[str, ...], ...]) -> Filter:
             strings = tuple(a[1:] if a.startswith("=") else a for a in atoms
                             if a not in words and not a.startswith("re:"))
             assert all(s == s.lower() for s in strings), requirement
-            requirements.append((words, strings, patterns))
+            requirements.append((frozenset(w.encode("ascii") for w in words), strings, patterns))
         compiled.append(tuple(requirements))
     return tuple(compiled)
 
 
 def filter_words(needs: Filter) -> frozenset:
-    return frozenset().union(*(words for alternative in needs for words, _, _ in alternative))
+    return frozenset(w.decode("ascii") for alternative in needs for words, _, _ in alternative for w in words)
 
 
 class GateTable:
@@ -135,6 +137,13 @@ class GateTable:
         self.all_words = frozenset(self.words).union(self.pairs, *(r for p in self.pairs.values() for _, r in p),
                                                      filter_words)
         self.all_bytes = frozenset(w.encode("ascii") for w in self.all_words)
+        # the same tables keyed by bytes: open() reads an ASCII text's words as bytes (no
+        # str made for each), and View.words holds them so
+        self._word_gates = {w.encode("ascii"): ids for w, ids in self.words.items()}
+        self._word_bytes = frozenset(self._word_gates)
+        self._pairs = {w.encode("ascii"): tuple((gate_id, frozenset(r.encode("ascii") for r in rest))
+                                               for gate_id, rest in p) for w, p in self.pairs.items()}
+        self._pair_bytes = frozenset(self._pairs)
         self._chunks: dict[tuple[frozenset, frozenset], frozenset] = {}  # (words, marks) -> gates opened
         # one scan for the substrings that start with punctuation or a digit (the regex engine
         # skips letters at once); a found one also opens the gates of those inside it (the scan
@@ -154,14 +163,13 @@ class GateTable:
         self.letter_marks = tuple((ids, tuple(ms)) for ids, ms in by_gates.items())
 
     def open(self, low: str) -> tuple[frozenset, frozenset]:
-        """The gates a lower-cased text opens, and its words that a gate or a filter names."""
+        """The gates a lower-cased text opens, and its words (bytes) that a gate or a filter names."""
         # a text of 160 characters or more is read as its lines and sentences, so a substring
         # ending with the full stop of ". " is not seen (as ever: gates decide the scan budget)
         read = low.replace(". ", "\n") if len(low) >= 160 else low
         if read.isascii():  # as bytes: split() in C instead of a match object per word
             data = read.encode("ascii")
             words = self.all_bytes.intersection(data.translate(_LETTERS_ONLY).split())
-            words = frozenset(map(bytes.decode, words)) if words else _NONE
             # the scan for substrings costs far more than these str and bytes methods: skip it
             # when no substring can start anywhere (no first character of one, or only full
             # stops that end a sentence)
@@ -172,25 +180,15 @@ class GateTable:
             else:
                 marks = frozenset(self.mark_pattern.findall(read))
         else:
-            words = self.all_words.intersection(_WORDS.findall(read))
+            words = self.all_bytes.intersection([w.encode("ascii") for w in _WORDS.pattern.findall(read)])
             marks = frozenset(self.mark_pattern.findall(read))
-        key = (words, marks)
-        opened = self._chunks.get(key)  # texts share their few gate words: memoised on them
-        if opened is None:
-            if len(self._chunks) > 512:
-                self._chunks.clear()
-            found: set[str] = set()
-            table = self.words
-            for word in words & self.word_set:
-                found |= table[word]
-            pairs = self.pairs
-            for head in words & self.pair_heads:
-                for gate_id, rest in pairs[head]:
-                    if not rest.isdisjoint(words):
-                        found.add(gate_id)
-            for mark in marks:
-                found |= self.marks[mark]
-            opened = self._chunks[key] = frozenset(found)
+        if words or marks:
+            key = (words, marks)
+            opened = self._chunks.get(key)  # texts share their few gate words: memoised on them
+            if opened is None:
+                opened = self._chunks[key] = self._opened(words, marks)
+        else:
+            opened = _NONE
         for ids, letter_marks in self.letter_marks:
             if not ids <= opened:
                 for mark in letter_marks:
@@ -198,6 +196,22 @@ class GateTable:
                         opened = opened | ids
                         break
         return opened, words
+
+    def _opened(self, words: frozenset, marks: frozenset) -> frozenset:
+        if len(self._chunks) > 512:
+            self._chunks.clear()
+        found: set[str] = set()
+        table = self._word_gates
+        for word in words & self._word_bytes:
+            found |= table[word]
+        pairs = self._pairs
+        for head in words & self._pair_bytes:
+            for gate_id, rest in pairs[head]:
+                if not rest.isdisjoint(words):
+                    found.add(gate_id)
+        for mark in marks:
+            found |= self.marks[mark]
+        return frozenset(found)
 
 
 _NONE: frozenset = frozenset()
@@ -219,7 +233,7 @@ def _table() -> GateTable:
 # the only characters that a case-insensitive match of an ASCII letter accepts besides the
 # letter's two cases (İ and K also lower-case to ASCII; İ is the only character whose lower
 # case is longer than one character)
-_NOT_LOWER_SAFE = re.compile("[\u0130\u0131\u017f\u212a]")
+_NOT_LOWER_SAFE = Lazy("[\u0130\u0131\u017f\u212a]")
 
 
 # a text's analysis asks for its view several times, and few texts are asked for later: a
@@ -239,6 +253,14 @@ def view(text: str) -> View:
         normal, where = normalized(text)
     low = normal.lower()
     opened, words = (_TABLE or _table()).open(low)
-    if not normal.isascii() and _NOT_LOWER_SAFE.search(normal) is not None:
+    if not normal.isascii() and _NOT_LOWER_SAFE.pattern.search(normal) is not None:
         return View(normal, where, opened, None, words)
     return View(normal, where, opened, low, words)
+
+
+def plain_view(text: str) -> View:
+    """view() of an ASCII text without control characters (the caller knows it is one), not
+    memoised: the scan reads each new string once and hands its view to every scorer."""
+    low = text.lower()
+    opened, words = (_TABLE or _table()).open(low)
+    return View(text, None, opened, low, words)

@@ -80,7 +80,11 @@ class Payload(Record):
 
 def find_payloads(text: str, value: bool) -> tuple[Payload, ...]:
     """Payloads of a string; `value` says whether it is a value the model may send."""
-    view = gated_view(text)
+    return payloads_in(gated_view(text), value)
+
+
+def payloads_in(view, value: bool) -> tuple[Payload, ...]:
+    """find_payloads of the text of a gates.View."""
     opened = view.opened
     found = []
     for gate, what, expression in (_ALL_PAYLOADS if value else TEXT_PAYLOADS):

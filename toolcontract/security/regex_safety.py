@@ -29,7 +29,8 @@ classes and `.` are approximated. Patterns that only need polynomial time
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+
+from toolcontract.security.records import Record
 
 _MAX_LENGTH = 20_000
 _MAX_DEPTH = 200
@@ -41,15 +42,21 @@ class _Unsupported(Exception):
     pass
 
 
-@dataclass(eq=False)
 class Node:
-    kind: str  # char | seq | alt | repeat | group | look | empty | backref
-    start: int
-    end: int
-    chars: frozenset = frozenset()  # for char
-    items: list = field(default_factory=list)  # seq / alt children; repeat / group / look: one child
-    lo: int = 0
-    hi: int | None = None  # None: unbounded
+    """A node of a parsed pattern (a plain class: a dataclass costs a millisecond to create, at the
+    first pattern a lint run reads)."""
+
+    __slots__ = ("kind", "start", "end", "chars", "items", "lo", "hi")
+
+    def __init__(self, kind: str, start: int, end: int, chars: frozenset = frozenset(), items: list | None = None,
+                 lo: int = 0, hi: int | None = None):
+        self.kind = kind  # char | seq | alt | repeat | group | look | empty | backref
+        self.start = start
+        self.end = end
+        self.chars = chars  # for char
+        self.items = [] if items is None else items  # seq / alt children; repeat / group / look: one child
+        self.lo = lo
+        self.hi = hi  # None: unbounded
 
 
 class _Parser:
@@ -346,11 +353,13 @@ def _sequence(n: Node) -> list[Node]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class Backtracking:
-    start: int  # the span of the repeated group, in the pattern
-    end: int
-    why: str
+class Backtracking(Record):
+    __slots__ = ("start", "end", "why")
+
+    def __init__(self, start: int, end: int, why: str):
+        self.start = start  # the span of the repeated group, in the pattern
+        self.end = end
+        self.why = why
 
 
 def _overlapping_alternatives(a: _Analysis, alt: Node) -> tuple[Node, Node] | None:

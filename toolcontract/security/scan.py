@@ -17,11 +17,13 @@ from typing import Any
 
 from toolcontract.descriptor import ToolView
 from toolcontract.security import gates, signals
+# a file's budget (see the package); the scan reads these names, so a test can lower them here
+from toolcontract.security import MAX_CHARACTERS, MAX_FINDINGS
 from toolcontract.security.payloads import GATES as _PAYLOAD_GATES
-from toolcontract.security.payloads import Payload, find_payloads
+from toolcontract.security.payloads import Payload, find_payloads, payloads_in
 from toolcontract.security.records import Record
 from toolcontract.security.secrets import GATES as _SECRET_GATES
-from toolcontract.security.secrets import SecretMatch, find_secrets
+from toolcontract.security.secrets import SecretMatch, secrets_in
 from toolcontract.security.surfaces import KINDS, NAME, PATTERN, PROPERTY, TEXT, Surface, collect, texts
 from toolcontract.security.unicode import (Confusion, HiddenSpan, ascii_control, hidden_spans, identifier_confusion,
                                            word_confusions)
@@ -75,19 +77,28 @@ def analyse(text: str, kind: str) -> TextReport:
     memo = _REPORTS[kind]
     report = memo.get(text)
     if report is None:
-        if len(memo) > _MAX_MEMO:
-            memo.clear()
-            _PAIRS.clear()
-        report = memo[text] = _PAIRS[text, kind] = _analyse(text, kind)
+        report = _remember(text, kind, _read(text, kind)[0])
     return report
 
 
-def _analyse(text: str, kind: str) -> TextReport:
+def _remember(text: str, kind: str, report: TextReport) -> TextReport:
+    memo = _REPORTS[kind]
+    if len(memo) > _MAX_MEMO:
+        memo.clear()
+        _PAIRS.clear()
+    memo[text] = _PAIRS[text, kind] = report
+    return report
+
+
+def _read(text: str, kind: str) -> tuple[TextReport, int]:
+    """What a string has to report, and what reading it costs the file's budget: its length,
+    times one plus the number of gates it opens for prose of 16 characters or more."""
     ascii_text = text.isascii()
     hidden: tuple[HiddenSpan, ...] = ()
     confusion = None
     # printable ASCII (most text) holds no control character: no regex needed to know it
-    if not ascii_text or ascii_control(text):
+    plain = ascii_text and (text.isprintable() or not ascii_control(text))
+    if not plain:
         hidden = hidden_spans(text)
     if not ascii_text:
         if kind == NAME or kind == PROPERTY:
@@ -95,52 +106,51 @@ def _analyse(text: str, kind: str) -> TextReport:
         else:
             words = word_confusions(text)
             confusion = words[0] if words else None
+    size = len(text)
     if kind == PATTERN:
         from toolcontract.security.regex_safety import backtracking_risk  # only patterns need it
 
         risk = backtracking_risk(text)
-        return TextReport(hidden, confusion, backtracking=risk) if hidden or confusion or risk else EMPTY
+        return (TextReport(hidden, confusion, backtracking=risk) if hidden or confusion or risk else EMPTY), size
     if kind == NAME or kind == PROPERTY:
         # a name: no prose signals; a credential in a property name is an access request
         exfiltration = signals.exfiltration_score(text, kind) if kind == PROPERTY and \
             signals.credential_in_name(text) else signals.NOTHING
         if not hidden and confusion is None and exfiltration.total < signals.THRESHOLD:
-            return EMPTY
+            return EMPTY, size
         report = TextReport(hidden, confusion, exfiltration=exfiltration)
-        return report if report else EMPTY
-    if len(text) < 16:
+        return (report if report else EMPTY), size
+    if size < 16:
         # an enum value, a word: too short for a secret or a phrase; only a tag such as
         # `<IMPORTANT>`, a short payload or a credential file named with a verb can be in it
         if _SHORT_ANY.search(text) is None:
-            return TextReport(hidden, confusion) if hidden or confusion else EMPTY
+            return (TextReport(hidden, confusion) if hidden or confusion else EMPTY), size
         injection = signals.injection_score(text) if _SHORT_TAG.search(text) else signals.NOTHING
         exfiltration = signals.exfiltration_score(text, kind) if _SHORT_CREDENTIAL.search(text) else signals.NOTHING
         payloads = find_payloads(text, kind != TEXT) if _SHORT_PAYLOAD.search(text) else ()
         report = TextReport(hidden, confusion, injection, exfiltration, payloads=payloads)
-        return report if report else EMPTY
-    opened = gates.view(text).opened
+        return (report if report else EMPTY), size
+    view = gates.plain_view(text) if plain else gates.view(text)
+    opened = view.opened
     if not opened:
-        return TextReport(hidden, confusion) if hidden or confusion else EMPTY
+        return (TextReport(hidden, confusion) if hidden or confusion else EMPTY), size
     # each scorer only when one of its gates is open: most texts open one or two
-    injection = signals.injection_score(text) if not opened.isdisjoint(signals.INJECTION_IDS) else signals.NOTHING
-    exfiltration = signals.exfiltration_score(text, kind) if not opened.isdisjoint(signals.EXFILTRATION_IDS) \
-        else signals.NOTHING
-    secrets = find_secrets(text) if not opened.isdisjoint(SECRET_GATES) else ()
-    payloads = find_payloads(text, kind != TEXT) if not opened.isdisjoint(PAYLOAD_GATES) else ()
-    shadow = signals.may_shadow(text)
+    nothing = signals.NOTHING
+    injection = signals.injection_in(view) if not opened.isdisjoint(_INJECTION_IDS) else nothing
+    exfiltration = signals.exfiltration_in(view) if not opened.isdisjoint(_EXFILTRATION_IDS) else nothing
+    secrets = secrets_in(text, view) if not opened.isdisjoint(SECRET_GATES) else ()
+    payloads = payloads_in(view, kind != TEXT) if not opened.isdisjoint(PAYLOAD_GATES) else ()
+    shadow = signals.may_shadow_in(text, view) if not opened.isdisjoint(_SHADOWING_IDS) else False
+    cost = size * (1 + len(opened))
     if not (hidden or confusion or shadow or secrets or payloads or injection.total >= signals.THRESHOLD
             or exfiltration.total >= signals.THRESHOLD):
-        return EMPTY  # what `TextReport(...) or EMPTY` gives, without making the report
-    return TextReport(hidden, confusion, injection, exfiltration, secrets, payloads, shadow)
+        return EMPTY, cost  # what `TextReport(...) or EMPTY` gives, without making the report
+    return TextReport(hidden, confusion, injection, exfiltration, secrets, payloads, shadow), cost
 
 
-# A file's budget: after this many strings with findings, or this many characters scanned (a
-# string read for the first time costs its length once, plus once per pattern its gates let
-# run), the rest of the file is not read (TC609 says so). Real tool lists stay far below both
-# (the largest in the corpus, 3,526 BFCL functions in one file: 0 findings, 1.9 million
-# characters scanned); a hostile file built to be slow to read stops here in about a second.
-MAX_FINDINGS = 200
-MAX_CHARACTERS = 10_000_000
+_INJECTION_IDS = signals.INJECTION_IDS
+_EXFILTRATION_IDS = signals.EXFILTRATION_IDS
+_SHADOWING_IDS = signals._SHADOWING_IDS
 
 
 class _Budget:
@@ -239,7 +249,6 @@ def _scan(tool: ToolView) -> _Entry:
     budget = _budget(tool)
     findings, characters = budget.findings, budget.characters
     memos = _REPORTS
-    view = gates.view
     paths = None
     strings = texts(tool.data)  # runs for every string of every tool
     # Most strings were read before and have nothing to report: find the others in C (a string
@@ -255,9 +264,9 @@ def _scan(tool: ToolView) -> _Entry:
             text, kind = strings[index]
             report = memos[kind].get(text)
             if report is None:  # only text read for the first time costs
-                report = analyse(text, kind)
-                deep = len(text) >= 16 and kind != NAME and kind != PROPERTY and kind != PATTERN
-                characters += len(text) * (1 + len(view(text).opened)) if deep else len(text)
+                report, cost = _read(text, kind)
+                _remember(text, kind, report)
+                characters += cost
             else:
                 _PAIRS[text, kind] = report  # in case _PAIRS was emptied since
             if report is not EMPTY:

@@ -55,7 +55,7 @@ _ASSIGNMENT = Lazy(
     r"token|password|passwd|pwd)\b)\s*[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-./+]{16,}={0,2})"
 )
 # what every _ASSIGNMENT match holds, in lower-cased text (the name ends with one of these words)
-_ASSIGNED = re.compile(r"(?:key|secret|token|password|passwd|pwd)\s*[\"']?\s*[:=]")
+_ASSIGNED = Lazy(r"(?:key|secret|token|password|passwd|pwd)\s*[\"']?\s*[:=]")
 _PLACEHOLDER = Lazy(r"your|example|sample|placeholder|dummy|changeme|redacted|xxxx|\*\*\*|<|\$\{|\{\{|test", re.I)
 
 
@@ -99,11 +99,15 @@ GATES = {
 def find_secrets(text: str) -> tuple[SecretMatch, ...]:
     if len(text) < 16:
         return ()
-    view = gated_view(text)
+    return secrets_in(text, gated_view(text))
+
+
+def secrets_in(text: str, view) -> tuple[SecretMatch, ...]:
+    """find_secrets of a text (16 characters or more) and its gates.View."""
     opened = view.opened
     quick = "secret:format" in opened
     assignment = "secret:assignment" in opened and ("=" in text or ":" in text)
-    if assignment and view.low is not None and _ASSIGNED.search(view.low) is None:
+    if assignment and view.low is not None and _ASSIGNED.pattern.search(view.low) is None:
         assignment = False  # no key word right before a `:` or `=`: the assignment cannot match
     if not quick and not assignment:
         return ()

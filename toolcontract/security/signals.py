@@ -69,29 +69,37 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
-from toolcontract.security import gates
-from toolcontract.security.gates import View
 from toolcontract.security.lazy import Lazy
 from toolcontract.security.records import Record
+
+if TYPE_CHECKING:
+    from toolcontract.security.gates import View
 
 THRESHOLD = 3
 _I = re.IGNORECASE
 
 
 class Signal:
-    __slots__ = ("id", "category", "weight", "meaning", "expression", "gated", "needs")
+    __slots__ = ("id", "category", "weight", "meaning", "expression", "gated", "_needs")
 
-    def __init__(self, id: str, category: str, weight: int, meaning: str, expression: Lazy, gated: bool = False,
-                 needs: tuple = ()):
+    def __init__(self, id: str, category: str, weight: int, meaning: str, expression: Lazy, gated: bool = False):
         self.id = id
         self.category = category
         self.weight = weight
         self.meaning = meaning  # what it says about the text, for messages
         self.expression = expression  # compiled on first use (see toolcontract.security.lazy)
         self.gated = gated  # runs only when the text passes its gate (see GATES)
-        self.needs = needs  # what a match needs besides its gate (see FILTERS), compiled
+        self._needs: tuple | None = None
+
+    @property
+    def needs(self) -> tuple:
+        """What a match needs besides its gate (see FILTERS), compiled on first use."""
+        needs = self._needs
+        if needs is None:
+            needs = self._needs = _compiled_needs().get(self.id, ())
+        return needs
 
     @property
     def pattern(self) -> re.Pattern:
@@ -191,6 +199,7 @@ _SINK_VERBS_WORDS = ("send sends sent sending upload uploads uploaded uploading 
                      "shared export exports exported report reports reported beacon leak leaks leaked deliver "
                      "delivers delivered pipe piped mirror mirrored replicate replicated back backed cache cached "
                      "store stored save saved log logged push pushes")
+_SINK_TO = "to with via on in into"
 # _SENSITIVE below, as words: each term's first and second word apart ([\s_-] between), or glued
 _SENSITIVE_TERMS = (
     ("api", "key keys"),
@@ -302,16 +311,42 @@ FILTERS: dict[str, tuple[tuple[str, ...], ...]] = {
     ),
     "collect-sensitive": _SENSITIVE_FILTER,
     "sensitive-data": _SENSITIVE_FILTER,
+    # one alternative per kind of destination (_DEST), so that benign prose such as "send it to an
+    # external recipient" does not make the expression compile and run
     "external-sink": (
-        (_SINK_VERBS_WORDS, "to with via on in into"),
+        (_SINK_VERBS_WORDS, _SINK_TO, "://"),
+        (_SINK_VERBS_WORDS, _SINK_TO, "@"),
+        (_SINK_VERBS_WORDS, _SINK_TO, ".com .net .org .io .xyz .ru .cn .info .biz .top .site .online .me .cc"),
+        (_SINK_VERBS_WORDS, _SINK_TO, "remote external outside third offsite off",
+         "=server =endpoint =host =url =service =api =storage =database =location =parties"),
+        (_SINK_VERBS_WORDS, _SINK_TO, "third", "party parties"),
+        (_SINK_VERBS_WORDS, _SINK_TO, "attacker"),
+        (_SINK_VERBS_WORDS, _SINK_TO, "our", "=server =team =backend =analytics =database"),
+        (_SINK_VERBS_WORDS, _SINK_TO, "cloud"),
         ("stored cached kept synced saved backed mirrored logged", "remotely externally offsite off"),
     ),
 }
-NEEDS = {id: gates.compile_filter(alternatives) for id, alternatives in FILTERS.items()}
+_NEEDS: dict[str, tuple] | None = None
+
+
+def _compiled_needs() -> dict[str, tuple]:
+    """FILTERS compiled (gates.compile_filter), on first use: importing the rules builds none."""
+    global _NEEDS
+    if _NEEDS is None:
+        from toolcontract.security.gates import compile_filter
+
+        _NEEDS = {id: compile_filter(alternatives) for id, alternatives in FILTERS.items()}
+    return _NEEDS
+
+
+def __getattr__(name: str):  # NEEDS: the compiled filters by signal id, made when first asked for
+    if name == "NEEDS":
+        return _compiled_needs()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _s(id: str, category: str, weight: int, meaning: str, pattern: str, flags: int = _I) -> Signal:
-    return Signal(id, category, weight, meaning, Lazy(pattern, flags), id in GATES, NEEDS.get(id, ()))
+    return Signal(id, category, weight, meaning, Lazy(pattern, flags), id in GATES)
 
 
 # ------------------------------------------------------------------ injection
@@ -550,7 +585,16 @@ _STRONG_INJECTION = tuple(s for s in INJECTION if s.weight >= 2)
 _WEAK_INJECTION = tuple(s for s in INJECTION if s.weight < 2)
 
 
-def _matches(signals: tuple[Signal, ...], view: View) -> list[Match]:
+def _view(text: str) -> "View":
+    """gates.view (gates is imported on first use: importing the rules needs only the tables)."""
+    global _view
+    from toolcontract.security.gates import view
+
+    _view = view
+    return view(text)
+
+
+def _matches(signals: tuple[Signal, ...], view: "View") -> list[Match]:
     found = []
     opened = view.opened
     for signal in signals:
@@ -568,7 +612,11 @@ def _matches(signals: tuple[Signal, ...], view: View) -> list[Match]:
 def injection_score(text: str) -> Score:
     if len(text) < 8:
         return NOTHING
-    view = gates.view(text)
+    return injection_in(_view(text))
+
+
+def injection_in(view: "View") -> Score:
+    """injection_score of the text of a gates.View (of 8 characters or more)."""
     if not view.opened:
         return NOTHING
     found = _matches(_STRONG_INJECTION, view)
@@ -597,7 +645,11 @@ def may_shadow(text: str) -> bool:
     """Whether a shadowing signal could match (its gate is open): scored then with the tool's name."""
     if len(text) < 16:
         return False
-    view = gates.view(text)
+    return may_shadow_in(text, _view(text))
+
+
+def may_shadow_in(text: str, view: "View") -> bool:
+    """may_shadow of a text (16 characters or more) and its gates.View."""
     opened = view.opened
     if opened.isdisjoint(_SHADOWING_IDS):
         return False
@@ -621,7 +673,7 @@ def _is_self(mention: str, own: str | None) -> bool:
 def shadowing_score(text: str, own_name: str | None) -> Score:
     if len(text) < 16:
         return NOTHING
-    view = gates.view(text)
+    view = _view(text)
     found: list[Match] = []
     sentences = _Sentences(view.text)
     for signal in SHADOWING:
@@ -653,11 +705,16 @@ def exfiltration_score(text: str, kind: str) -> Score:
     """`kind` is the surface kind: a credential word in a property name is an access request."""
     if len(text) < 4:
         return NOTHING
-    view = gates.view(text)
+    view = _view(text)
     if kind == "property":
         m = _CREDENTIAL_IN_NAME.pattern.search(view.text)
         if m:
             return _strongest([Match(CREDENTIAL_ACCESS, *view.original(m.start(), m.end()), CREDENTIAL_ACCESS.weight)])
+    return exfiltration_in(view)
+
+
+def exfiltration_in(view: "View") -> Score:
+    """exfiltration_score of the text of a gates.View (4 characters or more, not a property name)."""
     found: list[Match] = []
     opened = view.opened
     if not opened:

@@ -231,34 +231,37 @@ def texts(data: dict) -> list[tuple[str, str]]:
     to report. Keep the two walks in step (tests/test_security_speed.py compares them)."""
     out: list[tuple[str, str]] = []
     add = out.append
-    name = data.get("name")
+    get = data.get
+    name = get("name")
     if type(name) is str:
         add((name, NAME))
     for key in TOP_TEXT:
-        value = data.get(key)
+        value = get(key)
         if type(value) is str:
             add((value, TEXT))
     for key in TOP_LISTS:
-        value = data.get(key)
+        value = get(key)
         if type(value) is list:
             for item in value:
                 if type(item) is str:
                     add((item, TEXT))
         elif type(value) is str:
             add((value, TEXT))
-    annotations = data.get("annotations")
+    annotations = get("annotations")
     if type(annotations) is dict:
         _bare_strings(annotations, OTHER, 0, add)
-    for key in ("input_schema", "output_schema"):
-        schema = data.get(key)
-        if type(schema) is dict:
-            _bare_schema(schema, 0, add)
-    rules = data.get("semantic_rules")
+    schema = get("input_schema")
+    if type(schema) is dict:
+        _bare_schema(schema, 0, add)
+    schema = get("output_schema")
+    if type(schema) is dict:
+        _bare_schema(schema, 0, add)
+    rules = get("semantic_rules")
     if type(rules) is list:
         for entry in rules:
             if type(entry) is dict and type(entry.get("message")) is str:
                 add((entry["message"], TEXT))
-    examples = data.get("examples")
+    examples = get("examples")
     if type(examples) is list:
         _bare_strings(examples, VALUE, 0, add)
     if not data.keys() <= _TOP_KEYS:  # an `x-` key, or another one: in the order of the keys
@@ -295,68 +298,101 @@ def _bare_strings(value: Any, kind: str, depth: int, add: Callable) -> None:
                 _bare_strings(item, kind, depth + 1, add)
 
 
+# _bare_schema reads a string value by its keyword in one look-up: the kind it is read as, None
+# for a keyword whose string is not text (structure, or a string where a schema or a number
+# belongs), _TYPE_NAME for `type` (read unless a JSON type); any other keyword's is OTHER
+_TYPE_NAME = "type name"
+_STRING_KINDS: dict[str, str | None] = {
+    **{k: None for k in _KEYWORDS}, **{k: TEXT for k in _TEXT_KEYWORDS}, **{k: VALUE for k in _VALUE_KEYWORDS},
+    "pattern": PATTERN, "type": _TYPE_NAME,
+}
+
+
 def _bare_schema(schema: dict, depth: int, add: Callable) -> None:
-    """_schema without paths (the same cases, the commonest first)."""
+    """_schema without paths (the same cases: a string value by its keyword at once, numbers
+    and booleans skipped, then the keywords that hold schemas or lists)."""
     if depth > _MAX_DEPTH:
         return
-    keywords = _KEYWORDS
+    string_kinds = _STRING_KINDS
     for key, value in schema.items():
-        role = keywords.get(key, _UNKNOWN)
-        if role == _PROSE:
-            if type(value) is str:
-                add((value, TEXT))
-        elif role == _TYPE:
-            if type(value) is str:
+        if type(value) is str:
+            kind = string_kinds.get(key, OTHER)
+            if kind is None:
+                continue
+            if kind is _TYPE_NAME:
                 if value not in _JSON_TYPES:
                     add((value, OTHER))
-            elif type(value) is list:
-                for item in value:
-                    if type(item) is str and item not in _JSON_TYPES:
-                        add((item, OTHER))
-        elif role == _SUBSCHEMA_MAP:
-            if type(value) is dict:
+            else:
+                add((value, kind))
+        elif type(value) is dict or type(value) is list:
+            _bare_keyword(schema, key, value, depth, add)
+        # a number, a boolean, null: nothing to read
+
+
+def _bare_keyword(schema: dict, key: Any, value: dict | list, depth: int, add: Callable) -> None:
+    """A keyword of a schema whose value is a dict or a list."""
+    role = _KEYWORDS.get(key, _UNKNOWN)
+    if role == _SUBSCHEMA_MAP:
+        if type(value) is dict:
+            if key == "properties":
+                if depth + 1 > _MAX_DEPTH:
+                    for name in value:
+                        if type(name) is str:
+                            add((name, PROPERTY))
+                    return
+                string_kinds = _STRING_KINDS
                 for name, sub in value.items():
                     if type(name) is str:
-                        if key == "properties":
-                            add((name, PROPERTY))
-                        elif key == "patternProperties":
-                            add((name, PATTERN))
+                        add((name, PROPERTY))
+                    if type(sub) is dict:  # _bare_schema(sub, depth + 1, add), inline: most are leaves
+                        for k, v in sub.items():
+                            if type(v) is str:
+                                kind = string_kinds.get(k, OTHER)
+                                if kind is None:
+                                    continue
+                                if kind is _TYPE_NAME:
+                                    if v not in _JSON_TYPES:
+                                        add((v, OTHER))
+                                else:
+                                    add((v, kind))
+                            elif type(v) is dict or type(v) is list:
+                                _bare_keyword(sub, k, v, depth + 1, add)
+            else:
+                patterns = key == "patternProperties"
+                for name, sub in value.items():
+                    if patterns and type(name) is str:
+                        add((name, PATTERN))
                     if type(sub) is dict:
                         _bare_schema(sub, depth + 1, add)
-        elif role == _SKIP:
-            continue
-        elif role == _REQUIRED:
-            if type(value) is list:
-                properties = schema.get("properties")
-                declared = properties if type(properties) is dict else {}
-                for item in value:
-                    if type(item) is str and item not in declared and not _plain_name(item):
-                        add((item, OTHER))
-        elif role == _VALUES:
-            if type(value) is str:
-                add((value, VALUE))
-            elif type(value) is dict or type(value) is list:
-                _bare_strings(value, VALUE, depth, add)
-        elif role == _SUBSCHEMA:
-            if type(value) is dict:
-                _bare_schema(value, depth + 1, add)
-            elif key == "items" and type(value) is list:
-                for sub in value:
-                    if type(sub) is dict:
-                        _bare_schema(sub, depth + 1, add)
-        elif role == _SUBSCHEMA_LIST:
-            if type(value) is list:
-                for sub in value:
-                    if type(sub) is dict:
-                        _bare_schema(sub, depth + 1, add)
-        elif role == _PATTERN:
-            if type(value) is str:
-                add((value, PATTERN))
-        else:  # an unknown keyword or an `x-` extension
-            if type(value) is str:
-                add((value, OTHER))
-            elif type(value) is dict or type(value) is list:
-                _bare_strings(value, OTHER, depth, add)
+    elif role == _VALUES:
+        _bare_strings(value, VALUE, depth, add)
+    elif role == _UNKNOWN:  # an unknown keyword or an `x-` extension
+        _bare_strings(value, OTHER, depth, add)
+    elif role == _REQUIRED:
+        if type(value) is list:
+            properties = schema.get("properties")
+            declared = properties if type(properties) is dict else {}
+            for item in value:
+                if type(item) is str and item not in declared and not _plain_name(item):
+                    add((item, OTHER))
+    elif role == _TYPE:
+        if type(value) is list:
+            for item in value:
+                if type(item) is str and item not in _JSON_TYPES:
+                    add((item, OTHER))
+    elif role == _SUBSCHEMA:
+        if type(value) is dict:
+            _bare_schema(value, depth + 1, add)
+        elif key == "items":
+            for sub in value:
+                if type(sub) is dict:
+                    _bare_schema(sub, depth + 1, add)
+    elif role == _SUBSCHEMA_LIST:
+        if type(value) is list:
+            for sub in value:
+                if type(sub) is dict:
+                    _bare_schema(sub, depth + 1, add)
+    # _SKIP, _PROSE and _PATTERN with a list or a dict: nothing to read
 
 
 _UNKNOWN = -1

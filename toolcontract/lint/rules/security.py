@@ -11,28 +11,52 @@ The signal tables and their weights are in `toolcontract.security.signals`.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from toolcontract.descriptor import ToolView
 from toolcontract.lint.engine import Bad, Good, Hit, rule
 from toolcontract.model import Severity
-from toolcontract.report.common import printable
-from toolcontract.security import signals
-from toolcontract.security.scan import MAX_CHARACTERS, MAX_FINDINGS, reports, stopped_here
-from toolcontract.security.surfaces import NAME, PROPERTY, Surface
+from toolcontract.security import MAX_CHARACTERS, MAX_FINDINGS, signals
+
+if TYPE_CHECKING:
+    from toolcontract.security.surfaces import Surface
+
+# surface kinds (toolcontract.security.surfaces)
+NAME, PROPERTY = "name", "property"
+
+
+# The scan and the modules it reads with (gates, Unicode tables, secrets, payloads, surfaces)
+# cost milliseconds to import, and a lint run that selects no TC6 rule needs none of them: the
+# first call imports them and puts the scan's own functions in these names.
+def reports(tool: ToolView) -> tuple:
+    global reports, stopped_here
+    from toolcontract.security import scan
+
+    reports, stopped_here = scan.reports, scan.stopped_here
+    return reports(tool)
+
+
+def stopped_here(tool: ToolView):
+    global reports, stopped_here
+    from toolcontract.security import scan
+
+    reports, stopped_here = scan.reports, scan.stopped_here
+    return stopped_here(tool)
 
 
 def _quote(text: str, limit: int = 60) -> str:
     """Input text for a message: quoted, shortened, every control or hidden character escaped."""
+    from toolcontract.report.common import printable
+
     text = printable(text)
     return "'" + (text if len(text) <= limit else text[: limit - 1] + "…") + "'"
 
 
-def _at(surface: Surface, index: int) -> str:
+def _at(surface: "Surface", index: int) -> str:
     return f"at character {index + 1} of {surface.where}"
 
 
-def _hit(surface: Surface, message: str, severity: Severity | None = None) -> Hit:
+def _hit(surface: "Surface", message: str, severity: Severity | None = None) -> Hit:
     return Hit(surface.path, message, anchor=surface.anchor, severity=severity)
 
 
@@ -153,7 +177,7 @@ def _confusable_characters(found: list, tool: ToolView) -> Iterator[Hit]:
 # ------------------------------------------------------------------ TC603
 
 
-def _explain(score: signals.Score, surface: Surface) -> str:
+def _explain(score: signals.Score, surface: "Surface") -> str:
     parts = []
     for m in score.matches:
         span = surface.text[m.start : m.end]
