@@ -102,7 +102,7 @@ class Generator:
     def flow(self, depth: int = 0) -> str:
         comma = self.choice([", ", ",", " , ", ",  "])
         inner = self.choice(["", " ", "  "])
-        count = self.between(0, 4)
+        count = self.between(0, 4) if not self.chance(4) else self.between(5, 7)  # (the reader reads up to 4 in one match)
         if self.chance(2):
             items = [self.flow_node(depth) for _ in range(count)]
             return "[" + inner + comma.join(items) + inner + "]"

@@ -7,7 +7,14 @@ C parser when present) and built straight into dicts and lists: PyYAML's compose
 makes a Python node object per value and costs several times more. Scalars resolve
 with the YAML 1.2 core schema, the one JSON Schema users and yaml-language-server
 expect (`no` and `on` stay strings, `1.2.0` stays a string). JSON is parsed by the C `json` module; its
-positions are found by a second scan only when a finding needs one.
+positions are found by a second scan only when a finding needs one. The fast YAML reader
+records only the positions of the root and its members, and a Document reads the rest
+when a deeper pointer is first looked up.
+
+Importing this module brings in no more than the fast path needs: `re` and fastyaml.
+PyYAML, `json` and `bisect` are imported where they are used, and the value classes are
+plain slotted classes, not dataclasses (importing `dataclasses` costs more than loading
+a descriptor).
 
 Nothing here raises anything but `LoadError` on bad input, and every limit is
 checked while reading, so a hostile file cannot exhaust memory or time.
@@ -21,7 +28,7 @@ import re
 from toolcontract.sources import fastyaml
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # typing, json and dataclasses are not imported at run time: the fast path needs none
+if TYPE_CHECKING:  # not imported at run time: the fast path needs nothing from typing
     from typing import Any
 
 
@@ -316,7 +323,7 @@ _CORE_FALSE = frozenset(("false", "False", "FALSE"))
 _CORE_INF = frozenset(sign + dot_inf for sign in ("", "-", "+") for dot_inf in (".inf", ".Inf", ".INF"))
 _CORE_NAN = frozenset((".nan", ".NaN", ".NAN"))
 # compiled on first use (a plain scalar that starts like a number and is not an integer)
-_core = fastyaml._Rare(
+_core = fastyaml.LazyPatterns(
     octal=r"0o[0-7]+\Z",
     hexadecimal=r"0x[0-9a-fA-F]+\Z",
     float=r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z",
@@ -392,11 +399,6 @@ def _yaml_error(exc: Exception, text: str) -> LoadError:
         what = f" #x{ord(char):04x}" if isinstance(char, str) else ""
         return LoadError(f"YAML: {reason}{what}", line, column)
     return LoadError(f"YAML: {message}")
-
-
-def _load_yaml(text: str, path: str, limits: Limits) -> Document:
-    document = _load_yaml_fast(text, path, limits)
-    return document if document is not None else _load_yaml_events(text, path, limits)
 
 
 def _load_yaml_fast(text: str, path: str, limits: Limits) -> Document | None:

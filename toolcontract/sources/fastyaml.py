@@ -7,6 +7,21 @@ those parts, exactly what `document._load_yaml_events` builds: the same data (YA
 core schema, through the same `resolve_plain`), the same value and key position for
 every JSON pointer, the same duplicate-key records, in the same order.
 
+Positions cost more to record than the data costs to build, and a lint asks for few of
+them (one per finding). So the loader reads shallowly (`parse(..., shallow=True)`): it
+keeps only the positions of the root and its members, which a lint run in several
+processes asks for every file, as a flat list (`top_positions` turns it into pointers);
+`Document.locate` reads the text again, recording every position, on the first look-up of
+a deeper pointer. A key repeated below the root makes the shallow read start over and
+record everything (a duplicate's record needs the first occurrence's position).
+
+The lines come in a few common shapes, each with its own short branch of the reading
+loop: the next entry of the open mapping, a mapping that starts as the value of the
+`key:` above it, an entry after a nested collection ends. Flow collections of the
+common kind (plain scalars without `:` or `#`, quoted ones without escapes, a mapping's
+flow sequences) are read with one regex call each (`common_flow`); the rest with one a
+member. Regexes only some texts need are compiled on first use.
+
 The subset: block mappings with plain or quoted keys; block sequences, also compact
 (`- key: value`) and indentless (`key:` then `- item` at the key's column); plain
 scalars, also over several lines; single- and double-quoted scalars, also over several
@@ -21,7 +36,8 @@ block scalars, characters libyaml rejects, line breaks other than LF and CRLF, a
 order mark, nesting near the depth limit, and every malformed text decline (so do a
 few valid rarities, e.g. `:` inside a plain scalar in a flow collection).
 tests/test_yaml_fast_path.py holds the evidence that an accepted text loads exactly as
-libyaml loads it.
+libyaml loads it, in both reads; tests/test_yaml_fast_parts.py checks the cheaper
+pieces against their plain forms.
 """
 
 from __future__ import annotations
@@ -32,7 +48,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing is not imported at run time: it costs more than this module
     from typing import Any, Callable
 
-__all__ = ["parse", "read", "top_positions"]
+__all__ = ["LazyPatterns", "parse", "read", "top_positions"]
 
 
 class _Decline(Exception):
@@ -44,7 +60,7 @@ class _Again(Exception):
     holds the position of the key's first occurrence)."""
 
 
-class _Rare:
+class LazyPatterns:
     """Regexes that only some texts need, compiled on first use: compiling one costs up to
     half a millisecond, more than reading a descriptor."""
 
@@ -52,7 +68,11 @@ class _Rare:
         self._patterns = patterns
 
     def __getattr__(self, name: str) -> re.Pattern:
-        pattern = re.compile(self._patterns[name])
+        try:
+            source = self.__dict__["_patterns"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+        pattern = re.compile(source)
         setattr(self, name, pattern)  # later lookups find it without this method
         return pattern
 
@@ -89,29 +109,15 @@ _SCALAR = rf"(?:{_DQ}|{_SQ}|{_FLOW_PLAIN})"
 # A flow mapping member: (spaces, key, `:` and spaces, scalar value, spaces and `,` or
 # `}`). With no value and no separator, a collection value starts after the `:`; with
 # no value but a separator, the value is empty (`{key}`, `{key: }`).
-_FLOW_MEMBER = re.compile(rf"( *)({_SCALAR})(?:( *: +)(?:({_SCALAR})|(?=[\[{{,}}]))|)(?:( *[,}}])|)")
+_FLOW_MEMBER = rf"( *)({_SCALAR})(?:( *: +)(?:({_SCALAR})|(?=[\[{{,}}]))|)(?:( *[,}}])|)"
 # A flow sequence item: (spaces, scalar, spaces and `,` or `]`); with no scalar, a
 # collection starts after the spaces.
-_FLOW_ITEM = re.compile(rf"( *)(?:({_SCALAR})( *[,\]])|(?=[\[{{]))")
-# What `common_flow` reads: members of a flow sequence or mapping, each with its `,` (none
-# for the last); a mapping's keys are plain, its values may be flow sequences. Anything
-# else, also the empty match at the end, matches the last group, which takes the rest:
-# so the matches cover the text, with no search for the next one (which on a long
-# line costs quadratic time).
-_COMMON_PLAIN = rf"[^{_NOT_FIRST}][^,:\[\]{{}}#\n]*(?<! )"  # no `:`, `#` or bracket in it
-_COMMON_SCALAR = rf"""{_COMMON_PLAIN}|"[^"\\\n]*"|'[^'\n]*'"""  # quoted: without escapes
-_COMMON_VALUE = rf"""{_COMMON_SCALAR}|\[[^\[\]{{}}"'#\n]*\]"""  # in a mapping
-_COMMON_ITEM = re.compile(rf" *({_COMMON_SCALAR}) *(,|$)|(.*)")
-_COMMON_MEMBER = re.compile(rf" *({_COMMON_PLAIN}) *: +({_COMMON_VALUE}) *(,|$)|(.*)")
-_FLOW_NEXT = re.compile(r" *([,\]}]?)")
-_EMPTY_SEQ_END = re.compile(r" *\]")
-_EMPTY_MAP_END = re.compile(r" *\}")
+_FLOW_ITEM = rf"( *)(?:({_SCALAR})( *[,\]])|(?=[\[{{]))"
 _DOUBLE = re.compile(_DQ)
 _SINGLE = re.compile(_SQ)
 # what may follow a scalar or flow collection on its line: nothing, or a comment
 _TAIL = re.compile(r" +#| *$")
 # a block scalar header without an explicit indentation indicator
-_BLOCK_HEADER = re.compile(r"([|>])([+-]?)(?: +#| *$)")
 _BLOCK_HEADERS = frozenset(("|", ">", "|-", ">-", "|+", ">+"))
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _MARKERS = ("---", "...")
@@ -126,16 +132,36 @@ _LONGEST_KEY = 1000  # libyaml refuses an implicit key over 1024 characters; lea
 
 _MAP, _SEQ, _ROOT = 0, 1, 2  # what a pending value belongs to
 
-# The common flow collections with up to four members, in one match: one call, where
-# `findall` costs about one per member (compiled on first use: they are large)
+# What `common_flow` reads: flow collections whose members are plain scalars with no `:`,
+# `#` or bracket, or quoted ones without escapes; a mapping's keys are plain, and its
+# values may also be flow sequences of those. (Compiled on first use: they are large.)
+_COMMON_PLAIN = rf"[^{_NOT_FIRST}][^,:\[\]{{}}#\n]*(?<! )"
+_COMMON_SCALAR = rf"""{_COMMON_PLAIN}|"[^"\\\n]*"|'[^'\n]*'"""
+_COMMON_VALUE = rf"""{_COMMON_SCALAR}|\[[^\[\]{{}}"'#\n]*\]"""
 _SHORT_ITEM = rf" *({_COMMON_SCALAR}) *"
 _SHORT_MEMBER = rf" *({_COMMON_PLAIN}) *: +({_COMMON_VALUE}) *"
-_common = _Rare(
+_common = LazyPatterns(
+    # up to four members, in one match: one call, where `findall` costs about one a member
     short_sequence=rf"\[{_SHORT_ITEM}(?:,{_SHORT_ITEM}(?:,{_SHORT_ITEM}(?:,{_SHORT_ITEM}|)|)|)\]",
     short_mapping=rf"\{{{_SHORT_MEMBER}(?:,{_SHORT_MEMBER}(?:,{_SHORT_MEMBER}(?:,{_SHORT_MEMBER}|)|)|)\}}",
+    # more, with `findall`: each member with its `,` (none for the last); anything else,
+    # also the empty match at the end, matches the last group, which takes the rest: so the
+    # matches cover the text, with no search for the next one (quadratic on a long line)
+    item=rf" *({_COMMON_SCALAR}) *(,|$)|(.*)",
+    member=rf" *({_COMMON_PLAIN}) *: +({_COMMON_VALUE}) *(,|$)|(.*)",
 )
 
-_rare = _Rare(
+# The general reading of flow collections: the common ones take `common_flow`, but every
+# position is recorded here (compiled on first use)
+_flow = LazyPatterns(
+    member=_FLOW_MEMBER,
+    item=_FLOW_ITEM,
+    next=r" *([,\]}]?)",
+    empty_sequence_end=r" *\]",
+    empty_mapping_end=r" *\}",
+)
+
+_rare = LazyPatterns(
     # Characters libyaml does not read as printable, plus the ones left to it: tab
     # (indentation and separation rules), NEL and U+2028/9 (line breaks in YAML 1.1), a
     # byte order mark, DEL and surrogates; looked for in texts that are not all ASCII. A
@@ -151,6 +177,8 @@ _rare = _Rare(
     double_body=r'[^"\\]*(?:\\.[^"\\]*)*',
     single_body=r"[^']*(?:''[^']*)*",
     odd_backslashes=r"(?<!\\)(?:\\\\)*\\$",
+    # a block scalar header with a comment or trailing spaces
+    block_header=r"([|>])([+-]?)(?: +#| *$)",
 )
 
 
@@ -290,7 +318,7 @@ class _Reader:
             resolved = _RESOLVED.setdefault(resolve_plain, _Resolved(resolve_plain))
         self.resolve = resolved.__getitem__
         self.typed = maybe_typed
-        self.record = True
+        self.top: list[int] = []
         self.values: dict[str, tuple[int, int]] = {}
         self.keys: dict[str, tuple[int, int]] = {}
         self.duplicates: list[tuple] = []
@@ -321,7 +349,6 @@ class _Reader:
         """(data, values, keys, duplicates). With `record`, `values` and `keys` hold the
         position of every node. Without, they stay empty, `top` holds those of the root and
         its members (see `top_positions`), and a repeated key raises _Again."""
-        self.record = record
         rows = self.rows
         n = len(rows)
         self.values = values = {}
@@ -681,13 +708,13 @@ class _Reader:
         """The value that starts at column `at` of line `number` (`rest` is the line from
         there), in a block collection whose entries are at column `indent`.
 
-        Records its positions (when not recording every node's, those of a flow collection's
-        members are left out); returns it and the number of its last line.
+        Records its positions, and those of everything in it; returns it and the number of
+        its last line. (Reading with `record` only.)
         """
         pos = (number, at + 1)
         self.keys[pointer] = key_pos if kind == _MAP else pos
         c = rest[0]
-        if (c == "[" or c == "{") and self.record:
+        if c == "[" or c == "{":
             value, end = self.flow(rest, 0, at, number, pointer, depth)
             if not _TAIL.match(rest, end):
                 raise _Decline
@@ -825,7 +852,7 @@ class _Reader:
             literal = header[0] == "|"
             chomping = header[1:]
         else:
-            m = _BLOCK_HEADER.match(header)
+            m = _rare.block_header.match(header)
             if m is None:
                 raise _Decline
             literal = m.group(1) == "|"
@@ -913,7 +940,7 @@ class _Reader:
         """The members of a flow mapping from index `at` of `s` (after its `{`) to its `}`."""
         values, keys = self.values, self.keys
         resolve, typed = self.resolve, self.typed
-        match = _FLOW_MEMBER.match
+        match = _flow.member.match
         plain_tokens = "~" not in s and "/" not in s  # so no plain key needs escaping in a pointer
         long_keys = len(s) > _LONGEST_KEY  # so a key may be too far from its `:`
         mapping: dict = {}
@@ -921,7 +948,7 @@ class _Reader:
             m = match(s, at)
             if m is None:
                 if not mapping:
-                    m = _EMPTY_MAP_END.match(s, at)
+                    m = _flow.empty_mapping_end.match(s, at)
                     if m is not None:
                         return mapping, m.end()
                 raise _Decline
@@ -956,7 +983,7 @@ class _Reader:
                 mapping[name] = None
             elif colon is not None:  # a collection
                 mapping[name], at = self.flow(s, m.end(), offset, number, member, depth + 1)
-                m = _FLOW_NEXT.match(s, at)
+                m = _flow.next.match(s, at)
                 at = m.end()
                 tail = m.group(1)
             else:
@@ -972,13 +999,13 @@ class _Reader:
         """The items of a flow sequence from index `at` of `s` (after its `[`) to its `]`."""
         values, keys = self.values, self.keys
         resolve, typed = self.resolve, self.typed
-        match = _FLOW_ITEM.match
+        match = _flow.item.match
         items: list = []
         while True:
             m = match(s, at)
             if m is None:
                 if not items:
-                    m = _EMPTY_SEQ_END.match(s, at)
+                    m = _flow.empty_sequence_end.match(s, at)
                     if m is not None:
                         return items, m.end()
                 raise _Decline
@@ -1000,7 +1027,7 @@ class _Reader:
             else:  # a collection
                 value, at = self.flow(s, at, offset, number, item, depth + 1)
                 items.append(value)
-                m = _FLOW_NEXT.match(s, at)
+                m = _flow.next.match(s, at)
                 at = m.end()
                 tail = m.group(1)
             if not tail:  # something else follows the member
@@ -1040,7 +1067,7 @@ class _Reader:
                     return None
                 found = []
                 closed = False  # the last item was read
-                for item, comma, _ in _COMMON_ITEM.findall(s, 1, len(s) - 1):
+                for item, comma, _ in _common.item.findall(s, 1, len(s) - 1):
                     if not item:  # something else, or the end
                         if not closed:
                             return None
@@ -1067,7 +1094,7 @@ class _Reader:
                 return None
             found = []
             closed = False
-            for key, value, comma, _ in _COMMON_MEMBER.findall(s, 1, len(s) - 1):
+            for key, value, comma, _ in _common.member.findall(s, 1, len(s) - 1):
                 if not key:
                     if not closed:
                         return None
@@ -1108,14 +1135,14 @@ class _Reader:
     def mapping_data(self, s: str, at: int, depth: int) -> tuple[dict, int]:
         """`mapping` without positions."""
         resolve, typed = self.resolve, self.typed
-        match = _FLOW_MEMBER.match
+        match = _flow.member.match
         long_keys = len(s) > _LONGEST_KEY  # so a key may be too far from its `:`
         mapping: dict = {}
         while True:
             m = match(s, at)
             if m is None:
                 if not mapping:
-                    m = _EMPTY_MAP_END.match(s, at)
+                    m = _flow.empty_mapping_end.match(s, at)
                     if m is not None:
                         return mapping, m.end()
                 raise _Decline
@@ -1139,7 +1166,7 @@ class _Reader:
                 mapping[name] = None
             elif colon is not None:  # a collection
                 mapping[name], at = self.flow_data(s, m.end(), depth + 1)
-                m = _FLOW_NEXT.match(s, at)
+                m = _flow.next.match(s, at)
                 at = m.end()
                 tail = m.group(1)
             else:
@@ -1154,13 +1181,13 @@ class _Reader:
     def sequence_data(self, s: str, at: int, depth: int) -> tuple[list, int]:
         """`sequence` without positions."""
         resolve, typed = self.resolve, self.typed
-        match = _FLOW_ITEM.match
+        match = _flow.item.match
         items: list = []
         while True:
             m = match(s, at)
             if m is None:
                 if not items:
-                    m = _EMPTY_SEQ_END.match(s, at)
+                    m = _flow.empty_sequence_end.match(s, at)
                     if m is not None:
                         return items, m.end()
                 raise _Decline
@@ -1177,7 +1204,7 @@ class _Reader:
             else:  # a collection
                 value, at = self.flow_data(s, m.end(), depth + 1)
                 items.append(value)
-                m = _FLOW_NEXT.match(s, at)
+                m = _flow.next.match(s, at)
                 at = m.end()
                 tail = m.group(1)
             if not tail:  # something else follows the member
