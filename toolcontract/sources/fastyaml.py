@@ -318,6 +318,7 @@ class _Reader:
             resolved = _RESOLVED.setdefault(resolve_plain, _Resolved(resolve_plain))
         self.resolve = resolved.__getitem__
         self.typed = maybe_typed
+        self.special = maybe_typed | {'"', "'", "["}  # what may start a flow scalar that is not a plain string
         self.top: list[int] = []
         self.values: dict[str, tuple[int, int]] = {}
         self.keys: dict[str, tuple[int, int]] = {}
@@ -1075,16 +1076,16 @@ class _Reader:
                     found.append(item)
                     closed = not comma
             items = []
+            special = self.special
             for item in found:
                 if item is None:
                     break
-                c = item[0]
-                if c in typed:
-                    items.append(resolve(item))
-                elif c == '"' or c == "'":
-                    items.append(item[1:-1])
-                else:
+                if item[0] not in special:  # the common case: a plain string
                     items.append(item)
+                elif item[0] in typed:
+                    items.append(resolve(item))
+                else:  # quoted
+                    items.append(item[1:-1])
             return items
         m = _common.short_mapping.fullmatch(s)
         if m is not None:
@@ -1104,18 +1105,19 @@ class _Reader:
                 closed = not comma
         mapping = {}
         count = 0
+        special = self.special
         members = iter(found)
         for key, value in zip(members, members):
             if key is None:
                 break
             count += 1
             c = value[0]
-            if c in typed:
-                mapping[key] = resolve(value)
-            elif c == '"' or c == "'":
-                mapping[key] = value[1:-1]
-            elif c != "[":
+            if c not in special:  # the common case: a plain string
                 mapping[key] = value
+            elif c in typed:
+                mapping[key] = resolve(value)
+            elif c != "[":  # quoted
+                mapping[key] = value[1:-1]
             elif depth + 1 >= self.max_depth:
                 return None
             else:  # a flow sequence of plain scalars
@@ -1128,7 +1130,7 @@ class _Reader:
                             return None
                         items.append(resolve(item) if item[0] in typed else item)
                 mapping[key] = items
-        if len(mapping) != count:
+        if len(mapping) != count:  # a key repeats
             raise _Again
         return mapping
 
