@@ -9,9 +9,11 @@ Nothing is ever fetched: `$ref`s are resolved inside the schema they are written
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from itertools import repeat
+from typing import Any, Iterator, NamedTuple
 from urllib.parse import unquote, urljoin
 
 from toolcontract.descriptor import ToolView
@@ -20,9 +22,10 @@ from toolcontract.model import Severity
 from toolcontract.schema_tools import (
     META_2020_12,
     SchemaError,
+    accepts,
     compile_validator,
     instance_errors,
-    is_valid_schema,
+    linear_pattern,
     metaschema_errors,
     types_of,
 )
@@ -59,9 +62,12 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 # ------------------------------------------------------------------ walking
 
 
-@dataclass(slots=True)
-class Node:
-    """One subschema (a mapping) and how it is reached."""
+class Node(NamedTuple):
+    """One subschema (a mapping) and how it is reached.
+
+    A named tuple, made with tuple.__new__: a walk makes one per subschema, and that costs
+    a fraction of a dataclass's __init__ call. (Like the dataclass it replaces, it is compared
+    by value and cannot be hashed; nothing compares nodes.)"""
 
     path: tuple  # from the schema's root, in the file's own keys
     schema: dict
@@ -72,15 +78,66 @@ class Node:
     base: str  # base URI (no fragment) of the resource it is in; "" when none is given
 
 
-@dataclass(slots=True)
+_new_node = tuple.__new__
+_SCHEMA_OF = operator.itemgetter(1)  # Node.schema, for map()
+
+
 class Walk:
-    nodes: list[Node] = field(default_factory=list)
-    resources: dict[str, int] = field(default_factory=dict)  # base URI -> node index of its root
-    anchors: set[tuple[str, str]] = field(default_factory=set)  # (base URI, $anchor or $dynamicAnchor)
-    index: dict[int, int] = field(default_factory=dict)  # id(schema) -> node index
+    """Every subschema of one schema, in pre-order, and what the rules look up in them.
+
+    `marks` lists, per keyword the rules look for (`$ref`, `pattern`, `required`, ...), the
+    nodes that have it: most schemas have few of them, so a rule about `$schema` visits
+    the one or two nodes that name one rather than every node."""
+
+    __slots__ = ("nodes", "resources", "anchors", "marks", "truncated", "_index", "_declared", "_patterns_linear")
+
+    def __init__(self) -> None:
+        self.nodes: list[Node] = []
+        self.resources: dict[str, int] = {}  # base URI -> node index of its root
+        self.anchors: set[tuple[str, str]] = set()  # (base URI, $anchor or $dynamicAnchor)
+        self.marks: dict[str, list[int]] = {}  # keyword -> indices of the nodes that have it (see _MARKED)
+        self.truncated = False  # deeper than the walk goes: some subschemas are not nodes
+        self._index: dict[int, int] | None = None
+        self._declared: list[tuple[Node, str, Any]] | None = None  # see _declared_properties
+        self._patterns_linear: bool | None = None  # see _patterns_linear
+
+    @property
+    def index(self) -> dict[int, int]:
+        """id(schema) -> index of its first node; built when first asked for (rarely: `$ref`s)."""
+        if self._index is None:
+            index: dict[int, int] = {}
+            for i, node in enumerate(self.nodes):
+                index.setdefault(id(node.schema), i)
+            self._index = index
+        return self._index
+
+    def having(self, *keywords: str) -> list[Node]:
+        """The nodes that have any of `keywords`, in node order."""
+        marks = self.marks
+        if len(keywords) == 1:
+            found = marks.get(keywords[0], ())
+            if len(found) == 1:
+                return [self.nodes[found[0]]]
+        else:
+            found = [i for k in keywords for i in marks.get(k, ())]
+        if len(found) > 1:
+            found = sorted(set(found))  # a parent's keyword can come after its children's
+        return [self.nodes[i] for i in found]
 
 
 _WALKS: dict[tuple[int, str], tuple[Any, Walk]] = {}
+
+# what _visit does with each keyword: descend into one subschema / a map / a list of them
+# (with the instance-location token and whether the subschema is a test), note the node
+# under the keyword (_MARKED), or record an anchor
+_MARKED = ("$ref", "$dynamicRef", "pattern", "patternProperties", "properties", "$schema", "required")
+_FORMS: dict[str, tuple[str, str | None, bool]] = {
+    **{k: (shape, token, k in CONDITIONS) for k, (shape, token) in _KEYWORDS.items()},
+    **{k: ("mark", None, False) for k in _MARKED if k not in _KEYWORDS},
+    "$anchor": ("anchor", None, False), "$dynamicAnchor": ("anchor", None, False),
+}
+# a subschema with none of these keys is a leaf: _visit would only add its node
+_NOT_LEAF = frozenset((*_FORMS, "$id"))
 
 
 def walk(schema: Any, root: str = "args") -> Walk:
@@ -105,49 +162,57 @@ def walk(schema: Any, root: str = "args") -> Walk:
 def _visit(w: Walk, schema: dict, path: tuple, key: tuple, via: str | None, parent: int,
            conditional: bool, base: str, depth: int) -> None:
     if depth > 200:
+        w.truncated = True
         return
+    nodes = w.nodes
+    index = len(nodes)
     own_id = schema.get("$id")
     if isinstance(own_id, str):
         base = _join(base, own_id).partition("#")[0]
-    index = len(w.nodes)
-    w.nodes.append(Node(path, schema, key, via, parent, conditional, base))
-    w.index.setdefault(id(schema), index)
-    if parent < 0 or isinstance(own_id, str):
         w.resources.setdefault(base, index)
-    for anchor_keyword in ("$anchor", "$dynamicAnchor"):
-        name = schema.get(anchor_keyword)
-        if isinstance(name, str):
-            w.anchors.add((base, name))
+    elif parent < 0:
+        w.resources.setdefault(base, index)
+    nodes.append(_new_node(Node, (path, schema, key, via, parent, conditional, base)))
     depth += 1
     for keyword, sub in schema.items():
-        form = _KEYWORDS.get(keyword)
+        form = _FORMS.get(keyword)
         if form is None:
             continue
-        shape, token = form
-        if shape == "one":
+        shape, token, test = form
+        if shape == "map":
+            if keyword == "properties" or keyword == "patternProperties":
+                w.marks.setdefault(keyword, []).append(index)
             if isinstance(sub, dict):
-                sub_key = key if token is None else (*key, token)
-                _visit(w, sub, (*path, keyword), sub_key, keyword, index, conditional or keyword in CONDITIONS,
-                       base, depth)
+                for name, item in sub.items():
+                    if not isinstance(item, dict):
+                        continue
+                    item_path = path + (keyword, name)
+                    if token == "$defs":
+                        item_key = ("def",) + item_path  # reached only through a $ref: its own location
+                    else:
+                        item_key = key if token is None else key + (token, name)
+                    if depth <= 200 and _NOT_LEAF.isdisjoint(item):  # what _visit would do, without the call
+                        nodes.append(_new_node(Node, (item_path, item, item_key, keyword, index, conditional, base)))
+                    else:
+                        _visit(w, item, item_path, item_key, keyword, index, conditional, base, depth)
+        elif shape == "one":
+            if isinstance(sub, dict):
+                sub_key = key if token is None else key + (token,)
+                _visit(w, sub, path + (keyword,), sub_key, keyword, index, conditional or test, base, depth)
             elif token == "[]" and isinstance(sub, list):  # draft-07 tuple form of items
                 for i, item in enumerate(sub):
                     if isinstance(item, dict):
-                        _visit(w, item, (*path, keyword, i), (*key, i), keyword, index, conditional, base, depth)
-        elif shape == "map" and isinstance(sub, dict):
-            for name, item in sub.items():
-                if not isinstance(item, dict):
-                    continue
-                item_path = (*path, keyword, name)
-                if token == "$defs":
-                    item_key = ("def", *item_path)  # reached only through a $ref: its own location
-                else:
-                    item_key = key if token is None else (*key, token, name)
-                _visit(w, item, item_path, item_key, keyword, index, conditional, base, depth)
-        elif shape == "list" and isinstance(sub, list):
-            for i, item in enumerate(sub):
-                if isinstance(item, dict):
-                    item_key = key if token is None else (*key, i)
-                    _visit(w, item, (*path, keyword, i), item_key, keyword, index, conditional, base, depth)
+                        _visit(w, item, path + (keyword, i), key + (i,), keyword, index, conditional, base, depth)
+        elif shape == "mark":
+            w.marks.setdefault(keyword, []).append(index)
+        elif shape == "list":
+            if isinstance(sub, list):
+                for i, item in enumerate(sub):
+                    if isinstance(item, dict):
+                        item_key = key if token is None else key + (i,)
+                        _visit(w, item, path + (keyword, i), item_key, keyword, index, conditional, base, depth)
+        elif isinstance(sub, str):  # an anchor
+            w.anchors.add((base, sub))
 
 
 def _join(base: str, ref: str) -> str:
@@ -190,6 +255,53 @@ def _walk_field(path: tuple, schema: Any) -> Walk:
     return walk(schema, "result" if path[0] == "output_schema" else "args")
 
 
+_LAST_FIELDS: list = [None, None, None, None]  # tool, its input_schema, its output_schema, _field_walks(tool)
+
+
+def _field_walks(tool: ToolView) -> list[tuple[tuple, Any, Walk]]:
+    """schema_fields(tool), each with its walk. Five rules ask in a row for the same tool: the
+    answer is kept for the last tool without semantic rules (so its two schemas say whether it
+    still holds), as walks are kept for the schemas they walk."""
+    data = tool.data
+    if "semantic_rules" in data:
+        return [(path, value, _walk_field(path, value)) for path, value in schema_fields(tool)]
+    inputs, outputs = data.get("input_schema"), data.get("output_schema")
+    last = _LAST_FIELDS
+    if last[0] is tool and last[1] is inputs and last[2] is outputs:
+        return last[3]
+    found = []
+    if isinstance(inputs, (dict, bool)):
+        found.append((("input_schema",), inputs, walk(inputs, "args")))
+    if isinstance(outputs, (dict, bool)):
+        # only TC407, TC408, TC410 and TC412 look at output_schema, and only at subschemas with
+        # these keywords: a schema that has none of them anywhere needs no walk
+        plain = isinstance(outputs, bool) or not _mentions(outputs, _OUTPUT_MARKS, 0)
+        found.append((("output_schema",), outputs, _NO_NODES if plain else walk(outputs, "result")))
+    last[:] = tool, inputs, outputs, found
+    return found
+
+
+_OUTPUT_MARKS = frozenset(("$ref", "$dynamicRef", "pattern", "patternProperties", "$schema"))
+_NO_NODES = Walk()  # what walk() gives for a schema without subschemas; never changed
+
+
+def _mentions(value: Any, keys: frozenset[str], depth: int) -> bool:
+    """Whether a mapping anywhere in `value` (a subschema or not) has one of `keys`; True when
+    nested too deep to tell."""
+    if depth > 200:
+        return True
+    if isinstance(value, dict):
+        if not keys.isdisjoint(value):
+            return True
+        value = value.values()
+    elif not isinstance(value, list):
+        return False
+    for item in value:
+        if isinstance(item, (dict, list)) and _mentions(item, keys, depth + 1):
+            return True
+    return False
+
+
 # --------------------------------------------------------------- references
 
 # a reference's fate: ("remote", uri) | ("ok", target) | ("missing", why)
@@ -222,12 +334,15 @@ def _anchor_target(w: Walk, document: str, name: str) -> Any:
     return True
 
 
-def _refs(w: Walk) -> Iterator[tuple[Node, str, str]]:
-    for node in w.nodes:
-        for keyword in ("$ref", "$dynamicRef"):
-            ref = node.schema.get(keyword)
-            if isinstance(ref, str):
-                yield node, keyword, ref
+def _refs(w: Walk) -> list[tuple[Node, str, str]]:
+    found = []
+    if "$ref" in w.marks or "$dynamicRef" in w.marks:
+        for node in w.having("$ref", "$dynamicRef"):
+            for keyword in ("$ref", "$dynamicRef"):
+                ref = node.schema.get(keyword)
+                if isinstance(ref, str):
+                    found.append((node, keyword, ref))
+    return found
 
 
 # ------------------------------------------------------------------ helpers
@@ -256,9 +371,11 @@ def _effectively_closed(schema: Any, depth: int = 0) -> bool:
 
 
 def _declares_object(schema: dict) -> bool:
-    kinds = types_of(schema)
-    if kinds:
-        return "object" in kinds
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return kind == "object"
+    if isinstance(kind, list):  # the same as `"object" in types_of(schema)`: only a string equals "object"
+        return "object" in kind
     return "type" not in schema and ("properties" in schema or "patternProperties" in schema)
 
 
@@ -268,10 +385,12 @@ def _typed(schema: Any, depth: int = 0) -> bool:
         return not schema
     if not isinstance(schema, dict) or depth > 50:
         return False
-    if any(k in schema for k in ("type", "enum", "const", "$ref", "$dynamicRef")):
+    if "type" in schema or "enum" in schema or "const" in schema or "$ref" in schema or "$dynamicRef" in schema:
         return True
-    if schema.get("not") in ({}, True):  # matches nothing, like `false`
+    if "not" in schema and schema["not"] in ({}, True):  # matches nothing, like `false`
         return True
+    if "anyOf" not in schema and "oneOf" not in schema and "allOf" not in schema:
+        return False
     for keyword in ("anyOf", "oneOf"):
         branches = schema.get(keyword)
         if isinstance(branches, list) and branches and all(_typed(b, depth + 1) for b in branches):
@@ -280,21 +399,35 @@ def _typed(schema: Any, depth: int = 0) -> bool:
     return isinstance(branches, list) and any(_typed(b, depth + 1) for b in branches)
 
 
-def _declared_properties(w: Walk) -> Iterator[tuple[Node, str, Any]]:
+def _declared_properties(w: Walk) -> list[tuple[Node, str, Any]]:
     """(parent node, name, schema) for each property a schema declares for a model to fill.
 
     Properties under `if`/`not` are tests, not declarations; a property an enclosing
     schema already declares (`allOf: [{properties: {city: {maxLength: 40}}}]`) is a refinement.
+    Computed once per walk (TC404 and TC411 read it).
     """
-    for index, node in enumerate(w.nodes):
-        properties = node.schema.get("properties")
+    declared = w._declared
+    if declared is not None:
+        return declared
+    declared = []
+    marked = w.marks.get("properties", ())
+    if len(marked) > 1:
+        marked = sorted(set(marked))  # node order (see Walk.having)
+    for index in marked:
+        node = w.nodes[index]
+        properties = node.schema["properties"]
         if node.conditional or not isinstance(properties, dict):
             continue
-        outer = [a.schema.get("properties") for a in _in_place_ancestors(w, index)]
-        for name, sub in properties.items():
-            if any(isinstance(p, dict) and name in p for p in outer):
-                continue
-            yield node, name, sub
+        if node.via in IN_PLACE and node.parent >= 0:
+            outer = [a.schema.get("properties") for a in _in_place_ancestors(w, index)]
+            outer = [p for p in outer if isinstance(p, dict)]
+            for name, sub in properties.items():
+                if not any(name in p for p in outer):
+                    declared.append((node, name, sub))
+        else:  # the common case: nothing encloses it in place
+            declared.extend(zip(repeat(node), properties, properties.values()))
+    w._declared = declared
+    return declared
 
 
 def _text(value: Any) -> bool:
@@ -337,8 +470,24 @@ def _schema_error_message(error: SchemaError) -> str:
     return message if len(message) <= 240 else f"{message[:180]} ... {message[-50:]}"
 
 
+_META: dict[int, tuple[Any, list[SchemaError]]] = {}
+
+
+def _meta_errors(schema: Any) -> list[SchemaError]:
+    """metaschema_errors, once per schema object: TC401 and TC406 both ask about input_schema.
+    Cached by identity, as walks are (a schema is never changed while its tool is linted)."""
+    hit = _META.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    errors = metaschema_errors(schema)
+    if len(_META) > 64:
+        _META.clear()
+    _META[id(schema)] = (schema, errors)
+    return errors
+
+
 def _meta_hits(path: tuple, schema: Any, what: str) -> Iterator[Hit]:
-    for error in metaschema_errors(schema):
+    for error in _meta_errors(schema):
         where = _where(error.path)
         yield Hit((*path, *error.path), f"{what} is not valid JSON Schema 2020-12 at {where}: "
                   f"{_schema_error_message(error)}")
@@ -461,7 +610,13 @@ def additional_properties_open(tool: ToolView) -> Iterator[Hit]:
     w = walk(schema)
     for index, node in enumerate(w.nodes):
         s = node.schema
-        if node.conditional or not _declares_object(s) or _effectively_closed(s):
+        kind = s.get("type")
+        if kind.__class__ is str:  # most subschemas: _declares_object without the call
+            if kind != "object":
+                continue
+        elif not _declares_object(s):
+            continue
+        if node.conditional or _effectively_closed(s):
             continue
         if node.via in IN_PLACE and "type" not in s:
             continue  # a branch that adds properties: the object that combines it is reported
@@ -506,8 +661,14 @@ def property_undocumented(tool: ToolView) -> Iterator[Hit]:
         return
     w = walk(schema)
     for node, name, sub in _declared_properties(w):
-        if not isinstance(sub, dict) or _text(sub.get("description")) or not _is_str_or_absent(sub, "description"):
+        if not isinstance(sub, dict):
             continue
+        description = sub.get("description")
+        if isinstance(description, str):
+            if description.strip():
+                continue
+        elif "description" in sub:
+            continue  # not a string: TC401's
         ref = sub.get("$ref")
         if isinstance(ref, str):
             fate, target = resolve_ref(w, node, ref)
@@ -515,10 +676,6 @@ def property_undocumented(tool: ToolView) -> Iterator[Hit]:
                 continue  # TC407/TC408 report a ref that does not resolve
         yield Hit(("input_schema", *node.path, "properties", name),
                   f"property {_q(name)} has no description: say what it means, its format and units", anchor="value")
-
-
-def _is_str_or_absent(schema: dict, key: str) -> bool:
-    return key not in schema or isinstance(schema[key], str)  # a non-string is TC401's
 
 
 @rule(
@@ -544,17 +701,24 @@ def required_undefined(tool: ToolView) -> Iterator[Hit]:
         return
     w = walk(schema)
     defined: _Definitions | None = None  # built only when a name is not defined next to it
-    for path, value in schema_fields(tool):
+    for path, value, sw in _field_walks(tool):
         if path[0] == "output_schema":
             continue
-        sw = w if path == ("input_schema",) else walk(value)
-        for node in sw.nodes:
+        if path == ("input_schema",):
+            sw = w  # the same walk (kept by identity); `is w` below tells input_schema's nodes apart
+        if "required" not in sw.marks:
+            continue
+        for node in sw.having("required"):
             required = node.schema.get("required")
             if not isinstance(required, list):
                 continue
             own = node.schema.get("properties")
-            if sw is w and isinstance(own, dict) and all(name in own for name in required if isinstance(name, str)):
-                continue
+            if sw is w and isinstance(own, dict):
+                for name in required:
+                    if isinstance(name, str) and name not in own:
+                        break
+                else:
+                    continue  # every name is defined next to it
             if defined is None:
                 defined = _Definitions(w)
             known = defined.get(node.key)
@@ -678,8 +842,10 @@ def example_invalid(tool: ToolView) -> Iterator[Hit]:
     examples, schema = tool.get("examples"), tool.get("input_schema")
     if not isinstance(examples, list) or not examples or not isinstance(schema, (dict, bool)):
         return
-    if not is_valid_schema(schema):
+    if _meta_errors(schema):
         return  # TC401
+    if _examples_accepted(schema, examples):
+        return  # every example is certainly valid: no need to compile the schema
     try:
         validator = compile_validator(schema)
     except ValueError:
@@ -694,6 +860,85 @@ def example_invalid(tool: ToolView) -> Iterator[Hit]:
         for at, message in errors:
             where = join_pointer("", *at) or "the root"
             yield Hit(("examples", i), f"example {i + 1} fails input_schema at {where}: {message}")
+
+
+def _examples_accepted(schema: Any, examples: list) -> bool:
+    """Whether schema_tools.accepts vouches for every example (`schema` is metaschema-valid)."""
+    if isinstance(schema, dict):
+        w = walk(schema)
+        if w._patterns_linear is None:
+            w._patterns_linear = _patterns_linear(w, schema)
+        if not w._patterns_linear:
+            return False
+    try:
+        return all(accepts(schema, example) for example in examples if isinstance(example, dict))
+    except RecursionError:
+        return False
+
+
+# 2020-12 keywords: the walk descends into every one whose value is a schema (_FORMS); the
+# values of the others are never compiled as schemas (they are data, strings or numbers)
+_KNOWN_KEYWORDS = frozenset((
+    *_FORMS, "$id", "$vocabulary", "$comment", "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum",
+    "minimum", "exclusiveMinimum", "maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "maxContains",
+    "minContains", "maxProperties", "minProperties", "dependentRequired", "format", "title", "description",
+    "default", "deprecated", "readOnly", "writeOnly", "examples", "contentEncoding", "contentMediaType",
+))
+
+
+def _patterns_linear(w: Walk, schema: dict) -> bool:
+    """What accepts() asks of a schema: no `$ref` (nothing outside the walk's nodes is compiled),
+    and every `pattern` and `patternProperties` key compiles with the linear-time engine (so
+    compile_validator would compile the whole schema with it, the engine `accepts` matches with).
+
+    The walk's marks find them in every subschema under a keyword it knows; a keyword it does not
+    know (`dependencies`, which jsonschema-rs compiles, or any other) whose value is a mapping or a
+    list sends the question to _linear_everywhere, which looks at every key at any depth."""
+    marks = w.marks
+    if w.truncated or "$ref" in marks or "$dynamicRef" in marks:
+        return False
+    nodes = w.nodes
+    # keys() <= set: a C loop over the keys (set.issuperset(dict) would first copy them into a set)
+    if not all(map(operator.le, map(dict.keys, map(_SCHEMA_OF, nodes)), repeat(_KNOWN_KEYWORDS))):
+        for node in nodes:
+            for keyword, value in node.schema.items():
+                if keyword not in _KNOWN_KEYWORDS and isinstance(value, (dict, list)):
+                    return _linear_everywhere(schema, 0)
+    for i in marks.get("pattern", ()):
+        pattern = nodes[i].schema["pattern"]
+        if isinstance(pattern, str) and linear_pattern(pattern) is None:
+            return False
+    for i in marks.get("patternProperties", ()):
+        keys = nodes[i].schema["patternProperties"]
+        if isinstance(keys, dict) and any(isinstance(k, str) and linear_pattern(k) is None for k in keys):
+            return False
+    return True
+
+
+def _linear_everywhere(value: Any, depth: int) -> bool:
+    """No `$ref` anywhere in `value`, and every `pattern` and `patternProperties` key in it
+    compiles with the linear-time engine: then compile_validator would compile the schema with
+    that engine, the one `accepts` matches patterns with. Every key at any depth counts, not only
+    those the walk knows as keywords: whatever a validator might compile is covered."""
+    if depth > 200:
+        return False
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "pattern":
+                if isinstance(item, str) and linear_pattern(item) is None:
+                    return False
+            elif key == "patternProperties":
+                if isinstance(item, dict) and any(isinstance(k, str) and linear_pattern(k) is None for k in item):
+                    return False
+            elif key == "$ref" or key == "$dynamicRef":
+                return False
+            if isinstance(item, (dict, list)) and not _linear_everywhere(item, depth + 1):
+                return False
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, (dict, list)) and not _linear_everywhere(item, depth + 1):
+                return False
+    return True
 
 
 _ADDRESS = """\
@@ -735,8 +980,7 @@ input_schema:
     ),
 )
 def ref_remote(tool: ToolView) -> Iterator[Hit]:
-    for path, schema in schema_fields(tool):
-        w = _walk_field(path, schema)
+    for path, schema, w in _field_walks(tool):
         for node, keyword, ref in _refs(w):
             fate, target = resolve_ref(w, node, ref)
             if fate == "remote":
@@ -761,8 +1005,7 @@ def ref_remote(tool: ToolView) -> Iterator[Hit]:
     ),
 )
 def ref_unresolvable(tool: ToolView) -> Iterator[Hit]:
-    for path, schema in schema_fields(tool):
-        w = _walk_field(path, schema)
+    for path, schema, w in _field_walks(tool):
         for node, keyword, ref in _refs(w):
             fate, why = resolve_ref(w, node, ref)
             if fate == "missing":
@@ -838,8 +1081,10 @@ def regex_problem(pattern: str) -> str | None:
     ),
 )
 def pattern_invalid(tool: ToolView) -> Iterator[Hit]:
-    for path, schema in schema_fields(tool):
-        for node in _walk_field(path, schema).nodes:
+    for path, schema, w in _field_walks(tool):
+        if "pattern" not in w.marks and "patternProperties" not in w.marks:
+            continue
+        for node in w.having("pattern", "patternProperties"):
             pattern = node.schema.get("pattern")
             if isinstance(pattern, str):
                 problem = regex_problem(pattern)
@@ -878,7 +1123,7 @@ def property_untyped(tool: ToolView) -> Iterator[Hit]:
     if not isinstance(schema, dict):
         return
     for node, name, sub in _declared_properties(walk(schema)):
-        if sub is True or (isinstance(sub, dict) and not _typed(sub)):
+        if sub is True or (isinstance(sub, dict) and "type" not in sub and not _typed(sub)):
             yield Hit(("input_schema", *node.path, "properties", name),
                       f"property {_q(name)} has no type: it accepts any value (give it `type`, `enum` or `const`)",
                       anchor="value")
@@ -904,8 +1149,10 @@ def property_untyped(tool: ToolView) -> Iterator[Hit]:
     ),
 )
 def dialect_unsupported(tool: ToolView) -> Iterator[Hit]:
-    for path, schema in schema_fields(tool):
-        for node in _walk_field(path, schema).nodes:
+    for path, schema, w in _field_walks(tool):
+        if "$schema" not in w.marks:
+            continue
+        for node in w.having("$schema"):
             dialect = node.schema.get("$schema")
             if not isinstance(dialect, str) or dialect in DIALECTS_2020_12:
                 continue
