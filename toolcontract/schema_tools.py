@@ -9,10 +9,11 @@ jsonschema-rs does the checks and explains a schema already known to be invalid
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Any, Iterator
 
 import jsonschema_rs
+
+from toolcontract.records import Record
 
 META_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
@@ -46,7 +47,10 @@ def is_valid_schema(schema: Any) -> bool:
             return True
     except Exception:  # whatever it is, the original metaschema's answer (or exception) is the one given
         pass
-    return _meta_validator().is_valid(schema)
+    try:
+        return _meta_validator().is_valid(schema)
+    except UnicodeEncodeError:  # a lone surrogate (JSON lets `"\ud800"` through): see metaschema_errors
+        return False
 
 
 # The 2020-12 metaschema with its seven vocabulary metaschemas merged into one document, which
@@ -153,12 +157,17 @@ def _flat_meta_validator() -> jsonschema_rs.Validator:
     return jsonschema_rs.Draft202012Validator(_META_FLAT, retriever=_refuse)
 
 
-@dataclass(frozen=True, slots=True)
-class SchemaError:
-    path: tuple[str | int, ...]  # into the checked value
-    keyword: str
-    message: str
-    instance: Any = None  # the offending value
+class SchemaError(Record):
+    """A metaschema error: `path` into the checked value, the failing `keyword`, its message and
+    the offending value (`instance`)."""
+
+    __slots__ = ("path", "keyword", "message", "instance")
+
+    def __init__(self, path: tuple[str | int, ...], keyword: str, message: str, instance: Any = None):
+        self.path = path
+        self.keyword = keyword
+        self.message = message
+        self.instance = instance
 
 
 def metaschema_errors(schema: Any) -> list[SchemaError]:
@@ -170,12 +179,16 @@ def metaschema_errors(schema: Any) -> list[SchemaError]:
         return []
     seen: set[tuple] = set()
     errors: list[SchemaError] = []
-    for error in _meta_validator().iter_errors(schema):
-        for best in _explain(error, 0):
-            key = (best.path, best.message)
-            if key not in seen:  # the 2020-12 metaschema reaches some keywords by several routes
-                seen.add(key)
-                errors.append(best)
+    try:
+        for error in _meta_validator().iter_errors(schema):
+            for best in _explain(error, 0):
+                key = (best.path, best.message)
+                if key not in seen:  # the 2020-12 metaschema reaches some keywords by several routes
+                    seen.add(key)
+                    errors.append(best)
+    except UnicodeEncodeError:
+        return [SchemaError((), "", "a string in the schema holds a lone surrogate (half of a UTF-16 pair, such as "
+                            "\"\\ud800\"): it is not valid Unicode, so no validator can read the schema")]
     if not errors:  # cannot happen unless the validator changes: still say something true
         errors.append(SchemaError((), "", "the schema is not valid JSON Schema 2020-12"))
     return errors

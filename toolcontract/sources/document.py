@@ -724,3 +724,32 @@ def _scan_json_positions(text: str, depth_cap: int | None = None):
             stack.pop()  # "}" or "]"
             i += 1
     return values, keys, duplicates
+
+
+_LONE_SURROGATE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+
+
+def lone_surrogate_at(document: Document) -> tuple[int, int] | None:
+    """Where a JSON escape spells half of a UTF-16 pair (`"\\ud800"`), when a string of the data
+    holds one; else None. JSON lets such a string through (YAML refuses it), but it is no
+    character at all: UTF-8 cannot hold it, so neither can a validator or a provider's API."""
+    text = document.text
+    if "\\ud" not in text and "\\uD" not in text:
+        return None
+    stack = [document.data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if any("\ud800" <= c <= "\udfff" for c in item):
+                at = _LONE_SURROGATE.search(text)
+                return _offset_position(text, at.start()) if at else (1, 1)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+

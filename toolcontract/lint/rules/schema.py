@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import operator
 import re
-from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any, Iterator, NamedTuple
 from urllib.parse import unquote, urljoin
@@ -733,11 +732,16 @@ def required_undefined(tool: ToolView) -> Iterator[Hit]:
                               f"required property {_q(name)} is not defined in `properties`{hint}")
 
 
-@dataclass(slots=True)
 class _Defined:
-    names: set[str] = field(default_factory=set)
-    patterns: list[str] = field(default_factory=list)
-    unknown: bool = False  # a `$ref` that does not resolve, a typed map, properties of the wrong type
+    """The property names and patterns a location defines; `unknown`: a `$ref` that does not
+    resolve, a typed map, or properties of the wrong type make the list incomplete."""
+
+    __slots__ = ("names", "patterns", "unknown")
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.patterns: list[str] = []
+        self.unknown = False
 
     def matches(self, name: str) -> bool:
         return any(_search(p, name) for p in self.patterns)
