@@ -16,8 +16,6 @@ frozenness and its fast constructors are built from them.
 
 from __future__ import annotations
 
-from typing import Any
-
 
 class Record:
     __slots__ = ()
@@ -25,7 +23,7 @@ class Record:
     def _fields(self) -> tuple:
         return tuple([getattr(self, name) for name in self.__slots__])
 
-    def _replace(self, **changes: Any) -> Any:
+    def _replace(self, **changes: object) -> object:
         """A copy with some fields changed (as `dataclasses.replace`)."""
         values = {name: getattr(self, name) for name in self.__slots__}
         unknown = set(changes) - set(values)
@@ -34,7 +32,7 @@ class Record:
         values.update(changes)
         return type(self)(**values)
 
-    def __eq__(self, other: Any) -> bool:
+    def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self._fields() == other._fields()
@@ -50,6 +48,20 @@ class Record:
         return self.__class__, self._fields()
 
 
+class FrozenRecord(Record):
+    """A record that refuses assignment after construction, as a frozen dataclass does; its
+    `__init__` sets fields with `object.__setattr__`. For the few values shared widely enough
+    that an accidental change would be hard to find (loader limits, duplicate-key records)."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+
 class MutableRecord(Record):
     """A record whose fields may change after construction (compared by identity, unhashable
     by field), as a `@dataclass(eq=False)` is."""
@@ -59,4 +71,4 @@ class MutableRecord(Record):
     __hash__ = object.__hash__  # type: ignore[assignment]
 
 
-__all__ = ["MutableRecord", "Record"]
+__all__ = ["FrozenRecord", "MutableRecord", "Record"]

@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import re
 
+from toolcontract.records import FrozenRecord
 from toolcontract.sources import fastyaml
 
 TYPE_CHECKING = False
@@ -54,38 +55,7 @@ def _yaml():
     return yaml, parser
 
 
-class _Frozen:
-    """A small immutable value, as a frozen dataclass is, without importing `dataclasses`
-    (it imports `inspect`, `ast` and `dis`: more than loading a descriptor costs)."""
-
-    __slots__ = ()
-
-    def _fields(self) -> tuple:
-        return tuple([getattr(self, name) for name in self.__slots__])
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}")
-
-    def __eq__(self, other: Any) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{self.__class__.__qualname__}({fields})"
-
-    def __reduce__(self) -> tuple:
-        return self.__class__, self._fields()
-
-
-class Limits(_Frozen):
+class Limits(FrozenRecord):
     """Loader limits; over any of them is a load error, never a hang."""
 
     __slots__ = ("max_bytes", "max_depth", "max_alias_nodes")
@@ -113,7 +83,7 @@ class LoadError(Exception):
         return f"{self.line}:{self.column}: {self.message}"
 
 
-class DuplicateKey(_Frozen):
+class DuplicateKey(FrozenRecord):
     __slots__ = ("pointer", "key", "line", "column", "first_line", "first_column")
 
     def __init__(self, pointer: str, key: str, line: int, column: int, first_line: int, first_column: int):
