@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from conftest import BAD_DIR, GOOD_DIR, REPO
 from toolcontract.lint import parallel
-from toolcontract.lint.engine import Selection, lint_files
-from toolcontract.sources.document import DEFAULT_LIMITS, LoadError
+from toolcontract.lint.engine import Chunk, Selection, lint_files
+from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_text
 from toolcontract.sources.overlay import pair_overlays
 
 CORPUS_MCP = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "mcp"
@@ -91,10 +91,10 @@ def test_a_failing_worker_costs_time_not_findings(monkeypatch):
     parent = os.getpid()
     real_pack = parallel._pack
 
-    def pack_or_fail(chunk, fields):
+    def pack_or_fail(*args):
         if os.getpid() != parent:
             raise RuntimeError("a worker that fails")
-        return real_pack(chunk, fields)
+        return real_pack(*args)
 
     files = _inputs(BAD_DIR)
     serial = lint_files(files, jobs=1)
@@ -106,10 +106,10 @@ def test_a_worker_that_dies_is_redone(monkeypatch):
     parent = os.getpid()
     real_pack = parallel._pack
 
-    def pack_or_die(chunk, fields):
+    def pack_or_die(*args):
         if os.getpid() != parent:
             os._exit(3)
-        return real_pack(chunk, fields)
+        return real_pack(*args)
 
     files = _inputs(BAD_DIR)
     serial = lint_files(files, jobs=1)
@@ -136,13 +136,33 @@ def test_auto_jobs_stay_in_one_process_for_a_few_files():
     assert parallel.default_jobs(10_000) >= 1
 
 
-def test_light_document_answers_what_it_was_given():
-    light = parallel.LightDocument("a.yaml", "name: x\n", None, positions={("/name", "value"): (1, 7),
-                                                                          ("/name", "key"): (1, 1)})
-    assert light.locate("/name") == (1, 7)
-    assert light.locate("/name", "key") == (1, 1)
-    assert light.locate("/other") == (1, 1)
-    assert light.line_text(1) == "name: x"
+def test_light_document_places_pointers_as_the_loaded_document_does():
+    text = "toolcontract: 1\nname: x\ninput_schema:\n  type: object\n  properties:\n    a: {type: string}\n"
+    light = parallel.LightDocument("a.yaml", text)
+    loaded = load_text(text, "a.yaml")
+    for pointer in ("/name", "/input_schema", "/input_schema/properties/a/type", "/missing", ""):
+        for anchor in ("auto", "key", "value"):
+            assert light.locate(pointer, anchor) == loaded.locate(pointer, anchor), (pointer, anchor)
+    assert light.line_text(2) == "name: x"
+
+
+def test_texts_cross_the_pipe_only_when_the_parent_cannot_decode_them():
+    files = [("a.yaml", b"toolcontract: 1\nname: a_tool\neffect: read\n"),
+             ("b.yaml", b"\xef\xbb\xbftoolcontract: 1\nname: b_tool\neffect: read\n"),  # a BOM
+             ("twice.yaml", b"toolcontract: 1\nname: t_one\neffect: read\n"),
+             ("twice.yaml", b"toolcontract: 1\nname: t_two\neffect: read\n"),
+             ("bad.yaml", LoadError("cannot read", 1, 1))]
+    raw = parallel._known_bytes(files, {"c.yaml": ("c.overlay.yaml", b"x: 1\n")})
+    assert sorted(raw) == ["a.yaml", "b.yaml", "c.overlay.yaml"]
+    result = lint_files(files[:3], jobs=1)
+    chunk = Chunk(result.findings, result.documents, result.tool_views, result.files)
+    payload = parallel._pack(chunk, ("name",), raw)
+    assert [(path, text) for path, text, _ in payload[1]] == [
+        ("a.yaml", None), ("b.yaml", None), ("twice.yaml", chunk.documents["twice.yaml"].text)]
+    back = parallel._unpack(payload, raw)
+    assert {path: d.text for path, d in back.documents.items()} == {
+        path: d.text for path, d in chunk.documents.items()}
+    assert [view.name for view in back.views] == ["a_tool", "b_tool", "t_one"]
 
 
 def test_cli_jobs_flag_gives_the_same_output(tmp_path):

@@ -11,9 +11,10 @@ from __future__ import annotations
 import functools
 from typing import Any, Iterator
 
-import jsonschema_rs
-
+from toolcontract import rs_import
 from toolcontract.records import Record
+
+jsonschema_rs = rs_import.load()
 
 META_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 

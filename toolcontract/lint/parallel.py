@@ -8,13 +8,17 @@ size in bytes. The parent forks N-1 children, lints the first run itself, and re
 each child's findings back through a pipe. What crosses the pipe is small and plain:
 
 - the findings (before suppressions and set rules, which the parent applies to all);
-- each loaded file's path and text (reporters show source lines; suppression
-  comments are read from the text);
+- each loaded file's path. Its text is not sent: the parent holds the same bytes
+  and decodes them itself (reporters show source lines; suppression comments are
+  read from the text). Sending them, and every position set rules might ask for,
+  was a third of a child's time in a 1,000-file run;
 - for each tool, the fields the active set rules read (`Rule.reads`) and, for each,
   where it is written — so set rules (TC104) see every tool of the run.
 
 The result's documents and views from children are therefore light copies
-(`LightDocument`); callers that need the loaded data (lock, convert) lint serially.
+(`LightDocument`: path and text, loaded again on the first position asked of it,
+which only a set rule's finding does); callers that need the loaded data (lock,
+convert) lint serially.
 
 A child that fails in any way (an exception, a crash, a short read) costs nothing
 but time: the parent lints that run itself, so the findings are those of a serial
@@ -30,14 +34,13 @@ import sys
 from typing import TYPE_CHECKING
 
 from toolcontract.descriptor import ToolView
-from toolcontract.sources.document import Document
+from toolcontract.sources.document import DEFAULT_LIMITS, Document, Limits, LoadError, decode, load_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from toolcontract.lint.engine import Chunk, _Plan
 
 # below this many files a fork costs more than it saves
 MIN_FILES = 48
-ANCHORS = ("auto", "key", "value")
 
 
 def can_fork() -> bool:
@@ -60,16 +63,23 @@ def default_jobs(file_count: int) -> int:
 
 
 class LightDocument(Document):
-    """A document linted in another process: its path and text, and the positions
-    (pointer, anchor) -> (line, column) that set rules may ask for."""
+    """A document linted in another process: its path and text. The first position
+    asked of it loads the text again (as the child did, so the positions are the same)."""
 
-    def __init__(self, path: str, text: str, data: object = None,
-                 positions: dict[tuple[str, str], tuple[int, int]] | None = None):
-        super().__init__(path, text, data)
-        self.positions = {} if positions is None else positions
+    __slots__ = ("limits", "_loaded")
+
+    def __init__(self, path: str, text: str, limits: Limits = DEFAULT_LIMITS):
+        super().__init__(path, text, None)
+        self.limits = limits
+        self._loaded: Document | None = None
 
     def locate(self, pointer: str, anchor: str = "auto") -> tuple[int, int]:
-        return self.positions.get((pointer, anchor)) or self.positions.get((pointer, "value")) or (1, 1)
+        if self._loaded is None:
+            try:
+                self._loaded = load_text(self.text, self.path, self.limits)
+            except LoadError:  # pragma: no cover - the child loaded this very text
+                return (1, 1)
+        return self._loaded.locate(pointer, anchor)
 
 
 def lint_in_processes(files: list, plan: "_Plan", jobs: int) -> list["Chunk"]:
@@ -78,6 +88,7 @@ def lint_in_processes(files: list, plan: "_Plan", jobs: int) -> list["Chunk"]:
         return [plan.lint_chunk(files)]
     first = plan.lint_chunk(files[:1])  # warms lazy tables before they are copied into the children
     runs = _split(files[1:], jobs)
+    raw = _known_bytes(files, plan.overlays)  # built before the fork: parent and children hold the same
     children = []
     for run in runs[1:]:
         read_end, write_end = os.pipe()
@@ -92,7 +103,7 @@ def lint_in_processes(files: list, plan: "_Plan", jobs: int) -> list["Chunk"]:
             os.close(read_end)
             status = 0
             try:
-                payload = pickle.dumps(_pack(plan.lint_chunk(run), plan.set_fields), pickle.HIGHEST_PROTOCOL)
+                payload = pickle.dumps(_pack(plan.lint_chunk(run), plan.set_fields, raw), pickle.HIGHEST_PROTOCOL)
             except BaseException:  # noqa: BLE001 - the parent redoes the run and reports for real
                 payload, status = b"", 1
             try:
@@ -111,8 +122,8 @@ def lint_in_processes(files: list, plan: "_Plan", jobs: int) -> list["Chunk"]:
             _, status = os.waitpid(pid, 0)
             if status == 0 and payload:
                 try:
-                    chunk = _unpack(pickle.loads(payload))
-                except Exception:  # noqa: BLE001 - a torn payload: redo the run here
+                    chunk = _unpack(pickle.loads(payload), raw, plan.limits)
+                except Exception:  # noqa: BLE001 - a torn payload (or bytes that no longer decode): redo the run here
                     chunk = None
         chunks.append(chunk if chunk is not None else plan.lint_chunk(run))
     return chunks
@@ -133,38 +144,49 @@ def _split(files: list, parts: int) -> list[list]:
     return [run for run in runs if run]
 
 
-def _pack(chunk: "Chunk", fields: tuple[str, ...]) -> tuple:
-    """A chunk as plain tuples: findings, (path, text) of each document, tools as set rules read them."""
-    positions: dict[str, dict[tuple[str, str], tuple[int, int]]] = {}
+def _known_bytes(files: list, overlays) -> dict[str, bytes]:
+    """path -> content, for the paths whose text the parent can decode itself: those that
+    occur once among the files (or as an overlay) with bytes read."""
+    raw: dict[str, bytes] = {}
+    twice: set[str] = set()
+    pairs = list(files) + list((overlays or {}).values())
+    for path, content in pairs:
+        if path in raw:
+            twice.add(path)
+        elif isinstance(content, (bytes, bytearray)):
+            raw[path] = content
+    for path in twice:
+        raw.pop(path, None)
+    return raw
 
-    def where(document: Document, pointer: str) -> tuple[str, str]:
-        known = positions.setdefault(document.path, {})
-        if (pointer, "auto") not in known:
-            for anchor in ANCHORS:
-                known[(pointer, anchor)] = document.locate(pointer, anchor)
-        return document.path, pointer
 
-    documents = {path: document for path, document in chunk.documents.items()}
+def _pack(chunk: "Chunk", fields: tuple[str, ...], raw: dict[str, bytes] | None = None) -> tuple:
+    """A chunk as plain tuples: findings, (path, text or None, loaded) of each document (None:
+    decode the bytes in `raw`), tools as set rules read them."""
+    raw = raw or {}
+    documents = dict(chunk.documents)
     tools = []
     for view in chunk.views:
         documents.setdefault(view.document.path, view.document)
-        where(view.document, view.pointer)
         data = {name: view.data[name] for name in fields if name in view.data}
         located = {}
         for name in fields:
             document, pointer = view.locate((name,))
             documents.setdefault(document.path, document)
-            located[name] = where(document, pointer)
+            located[name] = (document.path, pointer)
         tools.append((view.document.path, view.pointer, view.format, data, located))
-    texts = [(path, document.text, path in chunk.documents) for path, document in documents.items()]
-    return chunk.findings, texts, positions, tools, chunk.files
+    texts = [(path, None if path in raw else document.text, path in chunk.documents)
+             for path, document in documents.items()]
+    return chunk.findings, texts, tools, chunk.files
 
 
-def _unpack(payload: tuple) -> "Chunk":
+def _unpack(payload: tuple, raw: dict[str, bytes] | None = None, limits: Limits = DEFAULT_LIMITS) -> "Chunk":
     from toolcontract.lint.engine import Chunk
 
-    findings, texts, positions, tools, files = payload
-    light = {path: LightDocument(path, text, None, positions=positions.get(path, {})) for path, text, _ in texts}
+    findings, texts, tools, files = payload
+    raw = raw or {}
+    light = {path: LightDocument(path, decode(raw[path]) if text is None else text, limits)
+             for path, text, _ in texts}
     views = []
     for path, pointer, format_, data, located in tools:
         document = light[path]

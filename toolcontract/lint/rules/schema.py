@@ -1052,7 +1052,7 @@ def output_schema_invalid(tool: ToolView) -> Iterator[Hit]:
 @functools.lru_cache(maxsize=4096)
 def regex_problem(pattern: str) -> str | None:
     """Why `pattern` is not an ECMA-262 regular expression as validators read it, or None."""
-    import jsonschema_rs
+    from toolcontract.schema_tools import jsonschema_rs
 
     try:
         jsonschema_rs.validator_for({"pattern": pattern})
