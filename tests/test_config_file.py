@@ -12,7 +12,7 @@ def test_pyproject_table_is_found_walking_up(tmp_path):
     deep = tmp_path / "a" / "b"
     deep.mkdir(parents=True)
     found = find_config(deep)
-    assert found == tmp_path / "pyproject.toml"
+    assert found == str(tmp_path / "pyproject.toml")
     assert load_config(found).select == ("TC1",)
 
 
@@ -21,7 +21,7 @@ def test_yaml_config_wins_in_its_folder_and_pyproject_without_table_is_skipped(t
     inner = tmp_path / "inner"
     inner.mkdir()
     (inner / "pyproject.toml").write_text("[project]\nname = 'x'\n")
-    assert find_config(inner) == tmp_path / ".toolcontract.yaml"
+    assert find_config(inner) == str(tmp_path / ".toolcontract.yaml")
 
 
 def test_unknown_key_names_the_key_file_and_line(tmp_path):

@@ -77,3 +77,25 @@ def test_the_descriptor_fixtures_read_as_they_are_on_disk():
     for name, content in pairs:
         with open(name, "rb") as handle:
             assert content == handle.read()
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="/.ab\\ ", max_size=12))
+def test_normal_path_writes_a_path_as_pathlib_does(raw):
+    from pathlib import PurePosixPath
+
+    from toolcontract.pathnames import normal_path
+
+    assert normal_path(raw) == str(PurePosixPath(raw))
+
+
+def test_files_in_a_folder_are_named_from_the_folder_as_pathlib_writes_it(tmp_path, monkeypatch):
+    from toolcontract.cli import discover
+
+    (tmp_path / "d" / "e").mkdir(parents=True)
+    (tmp_path / "d" / "e" / "x.yaml").write_text("a: 1\n")
+    monkeypatch.chdir(tmp_path)
+    for given_name in ("d", "d/", "./d", "./d//", "d/./"):
+        assert list(discover([given_name])) == ["d/e/x.yaml"], given_name
+    assert list(discover([str(tmp_path / "d") + "/"])) == [str(tmp_path / "d" / "e" / "x.yaml")]
+    assert list(discover(["./d/e/x.yaml"])) == ["./d/e/x.yaml"]  # a named file stays as given

@@ -16,8 +16,9 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from pathlib import Path
 from typing import Iterator, List, Optional
+
+from toolcontract.pathnames import normal_path
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 DESCRIPTOR_SUFFIXES = (".yaml", ".yml", ".json")
@@ -74,12 +75,11 @@ def discover(paths: list[str], suffixes: tuple[str, ...] = DESCRIPTOR_SUFFIXES, 
         if raw == "-":
             yield raw
             continue
-        path = Path(raw)
-        if not path.exists():
+        if not os.path.exists(raw):
             raise UsageFailure(f"{raw}:1:1: no such file or directory")
-        if path.is_dir():
+        if os.path.isdir(raw):
             found = []
-            for root, dirs, files in os.walk(path):
+            for root, dirs, files in os.walk(normal_path(raw)):
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
                 found.extend(
                     os.path.join(root, name) for name in files

@@ -5,7 +5,10 @@ process uses one core. With N jobs the files (after the first, which the parent
 lints alone so that lazily built tables — the metaschema validator, compiled
 signals — exist before the fork and are shared) are cut into N runs of about equal
 size in bytes. The parent forks N-1 children, lints the first run itself, and reads
-each child's findings back through a pipe. What crosses the pipe is small and plain:
+each child's findings back through a pipe. What crosses the pipe is small and plain
+(tuples, strings, numbers and the tools' JSON-like values, in `marshal`'s format: the
+interpreter has it loaded already, where importing `pickle` cost ~3 ms; a value it
+cannot write fails the child, and the parent lints that run itself):
 
 - the findings (before suppressions and set rules, which the parent applies to all);
 - each loaded file's path. Its text is not sent: the parent holds the same bytes
@@ -28,8 +31,8 @@ already runs other threads, linting stays serial).
 
 from __future__ import annotations
 
+import marshal
 import os
-import pickle
 import sys
 from typing import TYPE_CHECKING
 
@@ -103,7 +106,7 @@ def lint_in_processes(files: list, plan: "_Plan", jobs: int) -> list["Chunk"]:
             os.close(read_end)
             status = 0
             try:
-                payload = pickle.dumps(_pack(plan.lint_chunk(run), plan.set_fields, raw), pickle.HIGHEST_PROTOCOL)
+                payload = marshal.dumps(_pack(plan.lint_chunk(run), plan.set_fields, raw))
             except BaseException:  # noqa: BLE001 - the parent redoes the run and reports for real
                 payload, status = b"", 1
             try:
@@ -122,7 +125,7 @@ def lint_in_processes(files: list, plan: "_Plan", jobs: int) -> list["Chunk"]:
             _, status = os.waitpid(pid, 0)
             if status == 0 and payload:
                 try:
-                    chunk = _unpack(pickle.loads(payload), raw, plan.limits)
+                    chunk = _unpack(marshal.loads(payload), raw, plan.limits)
                 except Exception:  # noqa: BLE001 - a torn payload (or bytes that no longer decode): redo the run here
                     chunk = None
         chunks.append(chunk if chunk is not None else plan.lint_chunk(run))
@@ -177,13 +180,19 @@ def _pack(chunk: "Chunk", fields: tuple[str, ...], raw: dict[str, bytes] | None 
         tools.append((view.document.path, view.pointer, view.format, data, located))
     texts = [(path, None if path in raw else document.text, path in chunk.documents)
              for path, document in documents.items()]
-    return chunk.findings, texts, tools, chunk.files
+    findings = [(f.path, f.line, f.column, f.rule, f.name, int(f.severity), f.message, f.pointer, f.tool)
+                for f in chunk.findings]
+    return findings, texts, tools, chunk.files
 
 
 def _unpack(payload: tuple, raw: dict[str, bytes] | None = None, limits: Limits = DEFAULT_LIMITS) -> "Chunk":
     from toolcontract.lint.engine import Chunk
 
-    findings, texts, tools, files = payload
+    from toolcontract.model import Finding, Severity
+
+    rows, texts, tools, files = payload
+    findings = [Finding(path, line, column, rule, name, Severity(severity), message, pointer, tool)
+                for path, line, column, rule, name, severity, message, pointer, tool in rows]
     raw = raw or {}
     light = {path: LightDocument(path, decode(raw[path]) if text is None else text, limits)
              for path, text, _ in texts}
