@@ -1,11 +1,13 @@
 """The records of one assessed interaction (DESIGN §2): what the model proposed, the context the
 harness injected, what the adapter saw, and an independent read-back.
 
-Frozen dataclasses, imported through toolcontract.model on first use (lint never needs them).
+Frozen dataclasses, with the enums that name outcomes, effect states, next steps and gates;
+imported through toolcontract.model on first use (lint never needs them).
 """
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,3 +62,51 @@ class Case:
     observation: Observation | None = None
     expect: dict | None = None
     source: dict | None = None  # {"path": ..., "line": ...}
+
+
+class Outcome(enum.StrEnum):
+    """What happened to one assessed interaction (DESIGN §2)."""
+
+    REJECTED = "rejected"
+    REQUIRES_APPROVAL = "requires_approval"
+    NEEDS_EVIDENCE = "needs_evidence"
+    ALLOWED = "allowed"
+    BLOCKED = "blocked"
+    CANCELLED = "cancelled"
+    FAILED = "failed"
+    TIMED_OUT = "timed_out"
+    EFFECT_UNKNOWN = "effect_unknown"
+    SUCCEEDED = "succeeded"
+
+
+class EffectState(enum.StrEnum):
+    """What the evidence shows about the world."""
+
+    NONE = "none"
+    CONFIRMED = "confirmed"
+    UNVERIFIED = "unverified"
+    UNKNOWN = "unknown"
+    CONTRADICTED = "contradicted"
+
+
+class NextStep(enum.StrEnum):
+    FIX_REQUEST = "fix_request"
+    REQUEST_APPROVAL = "request_approval"
+    OBSERVE_TARGET = "observe_target"
+    READ_BACK = "read_back"
+    STOP_OR_ESCALATE = "stop_or_escalate"
+    HAND_TO_ACCEPTANCE = "hand_to_acceptance"
+    NONE = "none"
+
+
+class Gate(enum.StrEnum):
+    PARSE = "parse"
+    REGISTRY = "registry"
+    SHAPE = "shape"
+    SEMANTIC = "semantic"
+    TARGET = "target"
+    ENVIRONMENT = "environment"
+    APPROVAL = "approval"
+
+
+GATE_ORDER = tuple(Gate)

@@ -110,54 +110,9 @@ class Finding(_Record):
 # ------------------------------------------------------------------ assessment
 
 
-class Outcome(enum.StrEnum):
-    """What happened to one assessed interaction (DESIGN §2)."""
-
-    REJECTED = "rejected"
-    REQUIRES_APPROVAL = "requires_approval"
-    NEEDS_EVIDENCE = "needs_evidence"
-    ALLOWED = "allowed"
-    BLOCKED = "blocked"
-    CANCELLED = "cancelled"
-    FAILED = "failed"
-    TIMED_OUT = "timed_out"
-    EFFECT_UNKNOWN = "effect_unknown"
-    SUCCEEDED = "succeeded"
-
-
-class EffectState(enum.StrEnum):
-    """What the evidence shows about the world."""
-
-    NONE = "none"
-    CONFIRMED = "confirmed"
-    UNVERIFIED = "unverified"
-    UNKNOWN = "unknown"
-    CONTRADICTED = "contradicted"
-
-
-class NextStep(enum.StrEnum):
-    FIX_REQUEST = "fix_request"
-    REQUEST_APPROVAL = "request_approval"
-    OBSERVE_TARGET = "observe_target"
-    READ_BACK = "read_back"
-    STOP_OR_ESCALATE = "stop_or_escalate"
-    HAND_TO_ACCEPTANCE = "hand_to_acceptance"
-    NONE = "none"
-
-
-class Gate(enum.StrEnum):
-    PARSE = "parse"
-    REGISTRY = "registry"
-    SHAPE = "shape"
-    SEMANTIC = "semantic"
-    TARGET = "target"
-    ENVIRONMENT = "environment"
-    APPROVAL = "approval"
-
-
-GATE_ORDER = tuple(Gate)
-
-_ASSESSMENT = frozenset(("Candidate", "Context", "Record", "Observation", "Case"))
+# the assessment's vocabulary and records, made on first use: lint never needs them
+_ASSESSMENT = frozenset(("Candidate", "Context", "Record", "Observation", "Case",
+                         "Outcome", "EffectState", "NextStep", "Gate", "GATE_ORDER"))
 
 
 def __getattr__(name: str) -> Any:

@@ -17,9 +17,8 @@ import re
 
 from toolcontract.records import Record
 
-_COMMENT = re.compile(
-    r"(?:^|\s)#\s*toolcontract:\s*(?P<kind>ignore-file|ignore)\b(?:\[(?P<codes>[^\]]*)\])?",
-)
+_COMMENT_SOURCE = r"(?:^|\s)#\s*toolcontract:\s*(?P<kind>ignore-file|ignore)\b(?:\[(?P<codes>[^\]]*)\])?"
+_COMMENT: re.Pattern | None = None  # compiled when a text has a comment that may be one (_GATE)
 
 
 class Suppression(Record):
@@ -56,6 +55,9 @@ def parse_suppressions(text: str) -> list[Suppression]:
 
 
 def _parse_lines(text: str) -> list[Suppression]:
+    global _COMMENT
+    if _COMMENT is None:
+        _COMMENT = re.compile(_COMMENT_SOURCE)
     found: list[Suppression] = []
     for number, line in enumerate(text.split("\n"), 1):
         if "toolcontract:" not in line:
