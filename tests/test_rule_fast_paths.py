@@ -124,3 +124,41 @@ def test_suppression_gate_never_hides_a_comment(text):
     from toolcontract.lint.suppression import _parse_lines, parse_suppressions
 
     assert parse_suppressions(text) == _parse_lines(text)
+
+
+# ------------------------------------------------- SemVer and sentences without their big regexes
+
+_VERSIONS = st.one_of(
+    st.text(alphabet="0123456789.-+abZ٣²", max_size=14),
+    st.lists(st.integers(0, 120).map(str) | st.sampled_from(["00", "01", "٣", "²", "", "1a"]), min_size=1,
+             max_size=4).map(".".join),
+    st.text(max_size=10),
+)
+
+
+@settings(max_examples=800, deadline=None)
+@given(_VERSIONS)
+def test_is_semver_decides_as_the_published_expression(version):
+    from toolcontract.lint.rules.naming import SEMVER_SOURCE, is_semver
+
+    assert is_semver(version) == (re.match(SEMVER_SOURCE, version) is not None)
+
+
+_SENTENCE_END_FULL = r"[.!?。！？](?:[\"')\]]*)(?=\s|$)"
+
+
+def _count_sentences_reference(text: str) -> int:
+    text = text.strip()
+    if not text:
+        return 0
+    ends = list(re.finditer(_SENTENCE_END_FULL, text))
+    tail = text[ends[-1].end():].strip() if ends else text
+    return len(ends) + (1 if tail else 0)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.one_of(st.text(alphabet="ab .!?。！？\"')]\n\t\x1c\u3000", max_size=30), st.text(max_size=30)))
+def test_count_sentences_counts_as_the_full_expression_does(text):
+    from toolcontract.descriptor import count_sentences
+
+    assert count_sentences(text) == _count_sentences_reference(text)

@@ -10,12 +10,25 @@ from toolcontract.lint.engine import Bad, Good, Hit, rule
 from toolcontract.model import Severity
 
 NAME_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
-# SemVer 2.0.0, the regular expression published at semver.org
-SEMVER = re.compile(
+# SemVer 2.0.0, the regular expression published at semver.org; compiled on the first version that
+# is not plain MAJOR.MINOR.PATCH (see is_semver), as it costs ~0.6 ms of every run to compile
+SEMVER_SOURCE = (
     r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
     r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
     r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?\Z"
 )
+_semver: re.Pattern | None = None
+
+
+def is_semver(version: str) -> bool:
+    """Whether `version` is SemVer 2.0.0 (the published expression; `1.2.0` and the like without it)."""
+    global _semver
+    parts = version.split(".")
+    if len(parts) == 3 and all(p.isascii() and p.isdigit() and (p[0] != "0" or p == "0") for p in parts):
+        return True
+    if _semver is None:
+        _semver = re.compile(SEMVER_SOURCE)
+    return _semver.match(version) is not None
 
 # Verbs and nouns that say nothing about what a tool acts on. A name made only of
 # these (and digits) names no object.
@@ -129,7 +142,7 @@ def version_missing(tool: ToolView) -> Iterator[Hit]:
         yield Hit((), "no `version`: give the contract a SemVer version such as 1.0.0", anchor="value")
         return
     version = tool.get("version")
-    if not isinstance(version, str) or not SEMVER.match(version):
+    if not isinstance(version, str) or not is_semver(version):
         yield Hit(("version",), f"version {version!r} is not SemVer (MAJOR.MINOR.PATCH, e.g. 1.2.0)")
 
 
