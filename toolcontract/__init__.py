@@ -12,8 +12,6 @@ Names are loaded on first use, so `import toolcontract` stays cheap for the CLI.
 
 from __future__ import annotations
 
-import importlib
-
 __version__ = "0.1.0"
 
 _EXPORTS = {
@@ -47,5 +45,6 @@ __all__ = ["__version__", *_EXPORTS]
 
 def __getattr__(name: str):
     if name in _EXPORTS:
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
+        # __import__ with a fromlist hands back the module itself; importlib would import `warnings` too
+        return getattr(__import__(_EXPORTS[name], fromlist=[name]), name)
     raise AttributeError(f"module 'toolcontract' has no attribute {name!r}")

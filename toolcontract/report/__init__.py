@@ -3,7 +3,6 @@ and a text stream; they share `printable` to neutralise hostile input strings.""
 
 from __future__ import annotations
 
-import importlib
 from typing import Callable
 
 LINT_FORMATS = {
@@ -18,7 +17,8 @@ LINT_FORMATS = {
 
 def lint_reporter(name: str) -> Callable:
     """The `render_lint(result, stream)` function of a format (imported on demand: rich is slow to load)."""
-    return importlib.import_module(LINT_FORMATS[name]).render_lint
+    # __import__ with a fromlist hands back the module itself (importlib would import `warnings`)
+    return __import__(LINT_FORMATS[name], fromlist=["render_lint"]).render_lint
 
 
 ASSESS_FORMATS = {
@@ -31,4 +31,4 @@ ASSESS_FORMATS = {
 
 def assess_reporter(name: str, stream, verbose: bool = False):
     """A streaming `AssessReporter` of a format."""
-    return importlib.import_module(ASSESS_FORMATS[name]).AssessReport(stream, verbose)
+    return __import__(ASSESS_FORMATS[name], fromlist=["AssessReport"]).AssessReport(stream, verbose)
