@@ -413,6 +413,55 @@ def test_walk_marks_and_index_are_a_scan_of_the_nodes(schema: dict) -> None:
     assert rules._declared_properties(w) == _declared_by_scan(w)
     if not rules._mentions(schema, rules._OUTPUT_MARKS, 0):  # then an output_schema is not walked
         assert not rules._OUTPUT_MARKS & w.marks.keys()
+    assert w.foreign == any(k not in rules._KNOWN_KEYWORDS and isinstance(v, (dict, list))
+                            for n in w.nodes for k, v in n.schema.items())
+    assert rules._patterns_linear(w, schema) == _patterns_linear_by_scan(w, schema)
+
+
+def _patterns_linear_by_scan(w: rules.Walk, schema: dict) -> bool:
+    """rules._patterns_linear as it was before the walk noted foreign keywords: every node's keys."""
+    if w.truncated or "$ref" in w.marks or "$dynamicRef" in w.marks:
+        return False
+    for node in w.nodes:
+        for keyword, value in node.schema.items():
+            if keyword not in rules._KNOWN_KEYWORDS and isinstance(value, (dict, list)):
+                return rules._linear_everywhere(schema, 0)
+    for node in w.nodes:
+        pattern = node.schema.get("pattern")
+        if "pattern" in node.schema and isinstance(pattern, str) and rules.linear_pattern(pattern) is None:
+            return False
+        keys = node.schema.get("patternProperties")
+        if isinstance(keys, dict) and any(isinstance(k, str) and rules.linear_pattern(k) is None for k in keys):
+            return False
+    return True
+
+
+def _mentions_by_recursion(value: object, keys: frozenset, depth: int) -> bool:
+    """rules._mentions as first written: one call per mapping and list."""
+    if depth > 200:
+        return True
+    if isinstance(value, dict):
+        if not keys.isdisjoint(value):
+            return True
+        value = value.values()
+    elif not isinstance(value, list):
+        return False
+    return any(isinstance(item, (dict, list)) and _mentions_by_recursion(item, keys, depth + 1) for item in value)
+
+
+def _nested(depth: int, inner: object) -> object:
+    for i in range(depth):
+        inner = {"properties": {"a": inner}} if i % 3 else [inner] if i % 3 == 1 else {"items": inner}
+    return inner
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=st.one_of(SCHEMAS, OBJECT_SCHEMAS, ANY_KEYWORD_VALUES, VALUES,
+                       st.builds(_nested, st.integers(190, 215), st.one_of(VALUES, ANY_KEYWORD_VALUES))),
+       start=st.sampled_from([0, 1, 198, 199, 200, 201]))
+def test_mentions_is_the_recursive_scan(value: object, start: int) -> None:
+    for keys in (rules._OUTPUT_MARKS, frozenset(("type",)), frozenset(("a", "pattern"))):
+        assert rules._mentions(value, keys, start) == _mentions_by_recursion(value, keys, start)
 
 
 def _declared_by_scan(w: rules.Walk) -> list:

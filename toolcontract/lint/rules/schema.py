@@ -9,7 +9,6 @@ Nothing is ever fetched: `$ref`s are resolved inside the schema they are written
 from __future__ import annotations
 
 import functools
-import operator
 import re
 from itertools import repeat
 from typing import Any, Iterator, NamedTuple
@@ -77,7 +76,6 @@ class Node(NamedTuple):
 
 
 _new_node = tuple.__new__
-_SCHEMA_OF = operator.itemgetter(1)  # Node.schema, for map()
 
 
 class Walk:
@@ -87,7 +85,8 @@ class Walk:
     nodes that have it: most schemas have few of them, so a rule about `$schema` visits
     the one or two nodes that name one rather than every node."""
 
-    __slots__ = ("nodes", "resources", "anchors", "marks", "truncated", "_index", "_declared", "_patterns_linear")
+    __slots__ = ("nodes", "resources", "anchors", "marks", "truncated", "foreign", "_index", "_declared",
+                 "_patterns_linear")
 
     def __init__(self) -> None:
         self.nodes: list[Node] = []
@@ -95,6 +94,9 @@ class Walk:
         self.anchors: set[tuple[str, str]] = set()  # (base URI, $anchor or $dynamicAnchor)
         self.marks: dict[str, list[int]] = {}  # keyword -> indices of the nodes that have it (see _MARKED)
         self.truncated = False  # deeper than the walk goes: some subschemas are not nodes
+        # a node has a keyword the walk does not know (not in _KNOWN_KEYWORDS) whose value is a
+        # mapping or a list: a validator may compile schemas in it that are not nodes
+        self.foreign = False
         self._index: dict[int, int] | None = None
         self._declared: list[tuple[Node, str, Any]] | None = None  # see _declared_properties
         self._patterns_linear: bool | None = None  # see _patterns_linear
@@ -137,6 +139,17 @@ _FORMS: dict[str, tuple[str, str | None, bool]] = {
 # a subschema with none of these keys is a leaf: _visit would only add its node
 _NOT_LEAF = frozenset((*_FORMS, "$id"))
 
+# 2020-12 keywords: the walk descends into every one whose value is a schema (_FORMS); the
+# values of the others are never compiled as schemas (they are data, strings or numbers)
+_KNOWN_KEYWORDS = frozenset((
+    *_FORMS, "$id", "$vocabulary", "$comment", "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum",
+    "minimum", "exclusiveMinimum", "maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "maxContains",
+    "minContains", "maxProperties", "minProperties", "dependentRequired", "format", "title", "description",
+    "default", "deprecated", "readOnly", "writeOnly", "examples", "contentEncoding", "contentMediaType",
+))
+# a leaf all of whose keys are known: _visit would add its node and note nothing foreign
+_PLAIN_LEAF = _KNOWN_KEYWORDS - _NOT_LEAF
+
 
 def walk(schema: Any, root: str = "args") -> Walk:
     """Every subschema of `schema` once, with its instance location and base URI.
@@ -175,24 +188,27 @@ def _visit(w: Walk, schema: dict, path: tuple, key: tuple, via: str | None, pare
     for keyword, sub in schema.items():
         form = _FORMS.get(keyword)
         if form is None:
+            if keyword not in _KNOWN_KEYWORDS and isinstance(sub, (dict, list)):
+                w.foreign = True
             continue
         shape, token, test = form
         if shape == "map":
             if keyword == "properties" or keyword == "patternProperties":
                 w.marks.setdefault(keyword, []).append(index)
-            if isinstance(sub, dict):
-                for name, item in sub.items():
-                    if not isinstance(item, dict):
-                        continue
-                    item_path = path + (keyword, name)
-                    if token == "$defs":
-                        item_key = ("def",) + item_path  # reached only through a $ref: its own location
-                    else:
-                        item_key = key if token is None else key + (token, name)
-                    if depth <= 200 and _NOT_LEAF.isdisjoint(item):  # what _visit would do, without the call
-                        nodes.append(_new_node(Node, (item_path, item, item_key, keyword, index, conditional, base)))
-                    else:
-                        _visit(w, item, item_path, item_key, keyword, index, conditional, base, depth)
+            if not isinstance(sub, dict):
+                continue
+            for name, item in sub.items():
+                if not isinstance(item, dict):
+                    continue
+                item_path = path + (keyword, name)
+                if token == "$defs":
+                    item_key = ("def",) + item_path  # reached only through a $ref: its own location
+                else:
+                    item_key = key if token is None else key + (token, name)
+                if depth <= 200 and item.keys() <= _PLAIN_LEAF:  # what _visit would do, without the call
+                    nodes.append(_new_node(Node, (item_path, item, item_key, keyword, index, conditional, base)))
+                else:
+                    _visit(w, item, item_path, item_key, keyword, index, conditional, base, depth)
         elif shape == "one":
             if isinstance(sub, dict):
                 sub_key = key if token is None else key + (token,)
@@ -297,7 +313,15 @@ def _mentions(value: Any, keys: frozenset[str], depth: int) -> bool:
     elif not isinstance(value, list):
         return False
     for item in value:
-        if isinstance(item, (dict, list)) and _mentions(item, keys, depth + 1):
+        if isinstance(item, dict):
+            # what the call for it would answer, without the call: most mappings here are
+            # subschemas of scalars (`{type: string, description: ...}`)
+            if depth >= 200 or not keys.isdisjoint(item):
+                return True
+            for sub in item.values():
+                if isinstance(sub, (dict, list)) and _mentions(sub, keys, depth + 2):
+                    return True
+        elif isinstance(item, list) and _mentions(item, keys, depth + 1):
             return True
     return False
 
@@ -883,16 +907,6 @@ def _examples_accepted(schema: Any, examples: list) -> bool:
         return False
 
 
-# 2020-12 keywords: the walk descends into every one whose value is a schema (_FORMS); the
-# values of the others are never compiled as schemas (they are data, strings or numbers)
-_KNOWN_KEYWORDS = frozenset((
-    *_FORMS, "$id", "$vocabulary", "$comment", "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum",
-    "minimum", "exclusiveMinimum", "maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "maxContains",
-    "minContains", "maxProperties", "minProperties", "dependentRequired", "format", "title", "description",
-    "default", "deprecated", "readOnly", "writeOnly", "examples", "contentEncoding", "contentMediaType",
-))
-
-
 def _patterns_linear(w: Walk, schema: dict) -> bool:
     """What accepts() asks of a schema: no `$ref` (nothing outside the walk's nodes is compiled),
     and every `pattern` and `patternProperties` key compiles with the linear-time engine (so
@@ -905,12 +919,8 @@ def _patterns_linear(w: Walk, schema: dict) -> bool:
     if w.truncated or "$ref" in marks or "$dynamicRef" in marks:
         return False
     nodes = w.nodes
-    # keys() <= set: a C loop over the keys (set.issuperset(dict) would first copy them into a set)
-    if not all(map(operator.le, map(dict.keys, map(_SCHEMA_OF, nodes)), repeat(_KNOWN_KEYWORDS))):
-        for node in nodes:
-            for keyword, value in node.schema.items():
-                if keyword not in _KNOWN_KEYWORDS and isinstance(value, (dict, list)):
-                    return _linear_everywhere(schema, 0)
+    if w.foreign:
+        return _linear_everywhere(schema, 0)
     for i in marks.get("pattern", ()):
         pattern = nodes[i].schema["pattern"]
         if isinstance(pattern, str) and linear_pattern(pattern) is None:
