@@ -157,6 +157,33 @@ def test_the_line_regex_cuts_lines_as_its_readable_form(text):
     assert fastyaml._LINE.findall(text) == READABLE_LINE.findall(text)
 
 
+@EXAMPLES
+@given(st.lists(st.sampled_from(LINE_PIECES + ["\n\n", "\r\n"]), max_size=14).map("".join))
+def test_the_line_regex_gives_one_row_a_line(text):
+    """`read` relies on it rather than counting the lines."""
+    rows = fastyaml._LINE.findall(text)
+    assert len(rows) == text.count("\n") + 1
+    assert ["".join(row) for row in rows] == text.split("\n")
+
+
+@pytest.mark.parametrize("text, taken", [
+    ("a: b\n" * (fastyaml._MOST_LINES - 1), True),
+    ("a: b\n" * (fastyaml._MOST_LINES - 1) + "a: b", True),
+    ("a: b\n" * fastyaml._MOST_LINES, False),  # one line more: the empty one after the last break
+    ("\n" * fastyaml._MOST_LINES, False),
+    ("\n" * (fastyaml._MOST_LINES - 1), True),
+    ('a: "' + "\\t" * fastyaml._MOST_ESCAPES + '"\n', True),
+    ('a: "' + "\\t" * (fastyaml._MOST_ESCAPES // 2) + '"\nb: "' + "\\t" * (fastyaml._MOST_ESCAPES // 2 + 1) + '"\n',
+     False),
+])
+def test_the_size_limits_hold_without_counting_short_texts(text, taken):
+    result = fastyaml.read(text, 64, document._resolve_plain, document._MAYBE_TYPED, True)
+    assert (result is not None) == taken
+    if result is not None and "a: b" in text:
+        assert result[4] is None  # repeated keys: read in full
+        assert len(result[3]) == text.count("a: b") - 1
+
+
 # --------------------------------------------------------------------- flow
 
 
