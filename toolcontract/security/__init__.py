@@ -21,13 +21,28 @@ MAX_FINDINGS = 200
 MAX_CHARACTERS = 10_000_000
 
 
+# The one test of `unicode` that every string needs, here so that a run whose text is all
+# printable ASCII (tab, newline and carriage return allowed) never imports `unicode` and the
+# Unicode tables it loads (`unicode.ascii_control` is this).
+_NOT_CONTROL = bytes(range(0x20, 0x7F)) + b"\t\n\r"
+
+
+def ascii_control(text: str) -> bool:
+    """Whether an ASCII text has a control character other than tab, newline and carriage
+    return (what unicode._ASCII_CONTROL finds; deleting every other byte is quicker than a search)."""
+    return not text.isprintable() and bool(text.encode("ascii").translate(None, _NOT_CONTROL))
+
+
 def clear_caches() -> None:
     """Forget memoised results (benchmarks measure a cold run; results never go stale)."""
     from toolcontract.security import gates, regex_safety, scan, signals, surfaces, unicode
 
     scan.clear()
     surfaces._CACHE.clear()
-    gates._table()._chunks.clear()
+    table = gates._table()
+    table._chunks.clear()
+    table._lone_starts.clear()
+    signals._OPEN.clear()
     for function in (gates.view, signals.shadowing_score, unicode.hidden_spans, unicode.script_of,
                      regex_safety.backtracking_risk):
         function.cache_clear()

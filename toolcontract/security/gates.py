@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Any, Iterable
 
+from toolcontract.security import ascii_control
 from toolcontract.security.lazy import Lazy
-from toolcontract.security.unicode import ascii_control, normalized
 
 _WORDS = Lazy(r"[a-z]+")
 # ASCII text as bytes: every byte but a-z made a space, so split() gives what _WORDS finds
@@ -92,23 +93,36 @@ Filter = tuple  # tuple[tuple[tuple[frozenset[str], tuple[str, ...]], ...], ...]
 def compile_filter(alternatives: tuple[tuple[str, ...], ...]) -> Filter:
     """A filter as View.passes reads it: per requirement, its words (as bytes, as View.words
     holds them), substrings and compiled-on-first-use expressions."""
-    compiled = []
-    for alternative in alternatives:
-        requirements = []
-        for requirement in alternative:
-            atoms = requirement.split()
-            words = frozenset(a for a in atoms if a.isalpha() and a.islower())
-            patterns = tuple(Lazy(a[3:]) for a in atoms if a.startswith("re:"))
-            strings = tuple(a[1:] if a.startswith("=") else a for a in atoms
-                            if a not in words and not a.startswith("re:"))
-            assert all(s == s.lower() for s in strings), requirement
-            requirements.append((frozenset(w.encode("ascii") for w in words), strings, patterns))
-        compiled.append(tuple(requirements))
-    return tuple(compiled)
+    return tuple(tuple(map(_requirement, alternative)) for alternative in alternatives)
+
+
+# requirements recur across filters (a list of verbs in each alternative of one): each is
+# compiled once, and its expressions shared
+_REQUIREMENTS: dict[str, tuple[frozenset, tuple, tuple]] = {}
+
+
+def _requirement(requirement: str) -> tuple[frozenset, tuple, tuple]:
+    compiled = _REQUIREMENTS.get(requirement)
+    if compiled is None:
+        atoms = requirement.split()
+        words = [a for a in atoms if a.isalpha() and a.islower()]
+        others = [a for a in atoms if not (a.isalpha() and a.islower())]
+        patterns = tuple(Lazy(a[3:]) for a in others if a.startswith("re:"))
+        strings = tuple(a[1:] if a.startswith("=") else a for a in others if not a.startswith("re:"))
+        assert all(s == s.lower() for s in strings), requirement
+        compiled = _REQUIREMENTS[requirement] = (frozenset(" ".join(words).encode("ascii").split()), strings, patterns)
+    return compiled
 
 
 def filter_words(needs: Filter) -> frozenset:
     return frozenset(w.decode("ascii") for alternative in needs for words, _, _ in alternative for w in words)
+
+
+def words_of_filters(filters: Iterable[tuple[tuple[str, ...], ...]]) -> frozenset:
+    """The words of filters not yet compiled: what filter_words finds in them once compiled
+    (the gate table needs them all, and a run compiles few filters)."""
+    atoms = set(" ".join(r for alternatives in filters for alternative in alternatives for r in alternative).split())
+    return frozenset(filter(str.islower, filter(str.isalpha, atoms)))
 
 
 class GateTable:
@@ -136,31 +150,79 @@ class GateTable:
         # dropped at once
         self.all_words = frozenset(self.words).union(self.pairs, *(r for p in self.pairs.values() for _, r in p),
                                                      filter_words)
-        self.all_bytes = frozenset(w.encode("ascii") for w in self.all_words)
+        self.all_bytes = frozenset(_encoded(self.all_words))
         # the same tables keyed by bytes: open() reads an ASCII text's words as bytes (no
         # str made for each), and View.words holds them so
         self._word_gates = {w.encode("ascii"): ids for w, ids in self.words.items()}
         self._word_bytes = frozenset(self._word_gates)
-        self._pairs = {w.encode("ascii"): tuple((gate_id, frozenset(r.encode("ascii") for r in rest))
-                                               for gate_id, rest in p) for w, p in self.pairs.items()}
+        self._pairs = {w.encode("ascii"): tuple((gate_id, frozenset(_encoded(rest))) for gate_id, rest in p)
+                       for w, p in self.pairs.items()}
         self._pair_bytes = frozenset(self._pairs)
         self._chunks: dict[tuple[frozenset, frozenset], frozenset] = {}  # (words, marks) -> gates opened
-        # one scan for the substrings that start with punctuation or a digit (the regex engine
-        # skips letters at once); a found one also opens the gates of those inside it (the scan
-        # does not report matches that overlap an earlier one). Substrings that start with a
+        # the substrings that start with punctuation or a digit: found by one scan (the regex
+        # engine skips letters at once); a found one also opens the gates of those inside it (the
+        # scan does not report matches that overlap an earlier one). Substrings that start with a
         # letter are few and tested with `in`.
         ordered = sorted((m for m in marks if not m[0].isalpha()), key=len, reverse=True)
-        self.mark_pattern = re.compile("|".join(map(re.escape, ordered)))
+        self._ordered = ordered
+        self._mark_pattern: re.Pattern | None = None
+        self._mark_scan: re.Pattern | None = None
         # every byte but the first characters of those substrings (ASCII)
         self.not_mark_starts = bytes(set(range(256)) - {ord(m[0]) for m in ordered})
-        self.marks = {m: frozenset().union(*(marks[o] for o in ordered if o in m)) for m in ordered}
+        self.marks = {m: frozenset().union(*[marks[o] for o in ordered if o in m]) for m in ordered}
+        # How open() finds them without the scan where it can, by first character: a lone one
+        # (a substring by itself that starts no other and is inside none: `;`, `'`, `@`) is found
+        # wherever it is, alone; one whose substrings are all longer (`/etc/`, `169.254.169.254`)
+        # starts no match unless one of them is in the text. If every first character in a text
+        # is one of these, or a full stop that ends a sentence (no substring starts with ". "),
+        # the scan would find just the lone characters (no other match to overlap them).
+        self._starts: dict[int, tuple[str, ...] | None] = {}  # character -> its substrings; None: lone
+        singles = {m for m in ordered if len(m) == 1}
+        for m in singles:
+            if not any(m in o for o in ordered if o != m):
+                self._starts[ord(m)] = None
+        for m in ordered:
+            if m[0] not in singles:
+                self._starts[ord(m[0])] = self._starts.get(ord(m[0]), ()) + (m,)
+        self._starts.pop(ord("."), None)  # full stops: read apart
+        self._lone_starts: dict[bytes, Any] = {}  # a text's first characters -> what _lone makes of them
         # substrings that start with a letter, by the gates they open: `in` for each (quicker
-        # than one regex for them all), and none once their gates are open
+        # than one regex for them all), and none once their gates are open; a character all of
+        # a group's substrings have (not a letter) is looked for first
         by_gates: dict[frozenset, list[str]] = {}
         for m, ids in marks.items():
             if m[0].isalpha():
                 by_gates.setdefault(frozenset(ids), []).append(m)
         self.letter_marks = tuple((ids, tuple(ms)) for ids, ms in by_gates.items())
+        self._letter_marks = tuple(
+            (ids, next(iter(sorted(c for c in set.intersection(*map(set, ms)) if not c.isalpha())), ""), tuple(ms))
+            for ids, ms in by_gates.items())
+
+    @property
+    def mark_pattern(self) -> re.Pattern:
+        """The substrings that start with punctuation or a digit as one alternation, longest
+        first: what open() finds (it runs mark_scan, the same matches)."""
+        if self._mark_pattern is None:
+            self._mark_pattern = re.compile("|".join(map(re.escape, self._ordered)))
+        return self._mark_pattern
+
+    @property
+    def mark_scan(self) -> re.Pattern:
+        """mark_pattern with its alternatives grouped by first character (compiled on first
+        use: most texts need no scan). At any position mark_pattern takes its first alternative
+        that matches there, the longest substring starting there; so does this, whose groups
+        keep that order, so both find the same matches. Each alternative starting with a
+        literal lets the engine skip to a possible first character, and at one it tries a few
+        alternatives rather than all."""
+        if self._mark_scan is None:
+            groups: dict[str, list[str]] = {}
+            for mark in self._ordered:
+                groups.setdefault(mark[0], []).append(mark)
+            self._mark_scan = re.compile("|".join(
+                re.escape(first) + ("" if group == [first] else
+                                    "(?:" + "|".join(re.escape(m[1:]) for m in group) + ")")
+                for first, group in groups.items()))
+        return self._mark_scan
 
     def open(self, low: str) -> tuple[frozenset, frozenset]:
         """The gates a lower-cased text opens, and its words (bytes) that a gate or a filter names."""
@@ -171,17 +233,16 @@ class GateTable:
             data = read.encode("ascii")
             words = self.all_bytes.intersection(data.translate(_LETTERS_ONLY).split())
             # the scan for substrings costs far more than these str and bytes methods: skip it
-            # when no substring can start anywhere (no first character of one, or only full
-            # stops that end a sentence)
+            # when no substring can start anywhere but at a lone character (see __init__), most
+            # often when the only one is a full stop that ends the text
             starts = data.translate(None, self.not_mark_starts)
-            if not starts or (starts.count(b".") == len(starts) and read.count(".") == read.count(". ")
-                              + read.count(".\n") + read.endswith(".")):
+            if not starts or (starts == b"." and read[-1] == "."):
                 marks = _NONE
             else:
-                marks = frozenset(self.mark_pattern.findall(read))
+                marks = self._marks(read, starts)
         else:
             words = self.all_bytes.intersection([w.encode("ascii") for w in _WORDS.pattern.findall(read)])
-            marks = frozenset(self.mark_pattern.findall(read))
+            marks = frozenset(self.mark_scan.findall(read))
         if words or marks:
             key = (words, marks)
             opened = self._chunks.get(key)  # texts share their few gate words: memoised on them
@@ -189,13 +250,50 @@ class GateTable:
                 opened = self._chunks[key] = self._opened(words, marks)
         else:
             opened = _NONE
-        for ids, letter_marks in self.letter_marks:
-            if not ids <= opened:
+        for ids, hint, letter_marks in self._letter_marks:
+            if not ids <= opened and (not hint or hint in low):
                 for mark in letter_marks:
                     if mark in low:
                         opened = opened | ids
                         break
         return opened, words
+
+    def _marks(self, read: str, starts: bytes) -> frozenset:
+        """What mark_scan.findall(read) finds, as a set, given the first characters of
+        substrings in read (ASCII) in order: without the scan when those allow (see __init__)."""
+        dots = starts.count(b".")
+        if dots and (dots > 1 or read[-1] != ".") and \
+                read.count(". ") + read.count(".\n") + read.endswith(".") != dots:
+            return frozenset(self.mark_scan.findall(read))  # a full stop inside a sentence
+        lone = self._lone_starts.get(starts)
+        if lone is None:
+            lone = self._lone(starts)
+            if len(starts) <= 64:  # texts share their few first characters: memoised on them
+                if len(self._lone_starts) > 256:
+                    self._lone_starts.clear()
+                self._lone_starts[starts] = lone
+        if lone is False:
+            return frozenset(self.mark_scan.findall(read))
+        for substrings in lone[1]:
+            for substring in substrings:
+                if substring in read:
+                    return frozenset(self.mark_scan.findall(read))
+        return lone[0]
+
+    def _lone(self, starts: bytes) -> Any:
+        """For the first characters of a text's substrings (each full stop ending a sentence):
+        the lone ones found, and the substrings to look for that start with the others (if one
+        is there, the text needs the scan); False if one may start a match anyway."""
+        found, longer = [], []
+        for code in sorted(set(starts.replace(b".", b""))):
+            if code not in self._starts:
+                return False
+            substrings = self._starts[code]
+            if substrings is None:
+                found.append(chr(code))
+            else:
+                longer.append(substrings)
+        return frozenset(found), tuple(longer)
 
     def _opened(self, words: frozenset, marks: frozenset) -> frozenset:
         if len(self._chunks) > 512:
@@ -217,6 +315,11 @@ class GateTable:
 _NONE: frozenset = frozenset()
 
 
+def _encoded(words: Iterable[str]) -> list[bytes]:
+    """ASCII words as bytes, in one pass."""
+    return " ".join(words).encode("ascii").split()
+
+
 _TABLE: GateTable | None = None
 
 
@@ -226,7 +329,7 @@ def _table() -> GateTable:
         from toolcontract.security import payloads, secrets, signals
 
         _TABLE = GateTable({**signals.GATES, **payloads.GATES, **secrets.GATES},
-                           frozenset().union(*map(filter_words, (*signals.NEEDS.values(), *payloads.NEEDS.values()))))
+                           words_of_filters((*signals.FILTERS.values(), *payloads.FILTERS.values())))
     return _TABLE
 
 
@@ -250,6 +353,8 @@ def view(text: str) -> View:
     if text.isascii() and (text.isprintable() or not ascii_control(text)):
         normal, where = text, None  # what normalized() returns for it, without the call
     else:
+        from toolcontract.security.unicode import normalized  # only such text needs the Unicode tables
+
         normal, where = normalized(text)
     low = normal.lower()
     opened, words = (_TABLE or _table()).open(low)
@@ -264,3 +369,11 @@ def plain_view(text: str) -> View:
     low = text.lower()
     opened, words = (_TABLE or _table()).open(low)
     return View(text, None, opened, low, words)
+
+
+def plain_view_if_open(text: str) -> View | None:
+    """plain_view(text) when the text opens a gate, else None (most texts open none: the scan
+    then needs no view)."""
+    low = text.lower()
+    opened, words = (_TABLE or _table()).open(low)
+    return View(text, None, opened, low, words) if opened else None

@@ -11,30 +11,33 @@ from __future__ import annotations
 
 import re
 import weakref
-from itertools import compress, count, repeat
-from operator import is_not
-from typing import Any
+from itertools import filterfalse
+from typing import TYPE_CHECKING, Any
 
 from toolcontract.descriptor import ToolView
 from toolcontract.security import gates, signals
 # a file's budget (see the package); the scan reads these names, so a test can lower them here
-from toolcontract.security import MAX_CHARACTERS, MAX_FINDINGS
+from toolcontract.security import MAX_CHARACTERS, MAX_FINDINGS, ascii_control
+from toolcontract.security.lazy import Lazy
 from toolcontract.security.payloads import GATES as _PAYLOAD_GATES
 from toolcontract.security.payloads import Payload, find_payloads, payloads_in
 from toolcontract.security.records import Record
 from toolcontract.security.secrets import GATES as _SECRET_GATES
 from toolcontract.security.secrets import SecretMatch, secrets_in
-from toolcontract.security.surfaces import KINDS, NAME, PATTERN, PROPERTY, TEXT, Surface, collect, texts
-from toolcontract.security.unicode import (Confusion, HiddenSpan, ascii_control, hidden_spans, identifier_confusion,
-                                           word_confusions)
+from toolcontract.security.surfaces import (KINDS, NAME, OTHER, PATTERN, PROPERTY, TEXT, VALUE, Surface, collect,
+                                            texts)
+
+if TYPE_CHECKING:
+    from toolcontract.security.unicode import Confusion, HiddenSpan
 
 SECRET_GATES = frozenset(_SECRET_GATES)
 PAYLOAD_GATES = frozenset(_PAYLOAD_GATES)
-_SHORT_PAYLOAD = re.compile(r"[;&|$`']|\.\.|<|rm |mkfs|javascript")
-_SHORT_TAG = re.compile(r"[<\[|]")
-_SHORT_CREDENTIAL = re.compile(r"~/|\.env|id_|/etc/|\.ssh|\.aws|169\.254|metadata|\.pem|\*\.", re.I)
-# any of the three: most short values (an enum value, a word) hold none
-_SHORT_ANY = re.compile("|".join((_SHORT_PAYLOAD.pattern, _SHORT_TAG.pattern, _SHORT_CREDENTIAL.pattern)), re.I)
+_SHORT_PAYLOAD = Lazy(r"[;&|$`']|\.\.|<|rm |mkfs|javascript")
+_SHORT_TAG = Lazy(r"[<\[|]")
+_SHORT_CREDENTIAL = Lazy(r"~/|\.env|id_|/etc/|\.ssh|\.aws|169\.254|metadata|\.pem|\*\.", re.I)
+# any of the three: most short values (an enum value, a word) hold none, and the three are
+# compiled only for one that does
+_SHORT_ANY = re.compile("|".join((_SHORT_PAYLOAD.source, _SHORT_TAG.source, _SHORT_CREDENTIAL.source)), re.I)
 
 
 class TextReport(Record):
@@ -67,9 +70,9 @@ class TextReport(Record):
 EMPTY = TextReport()
 _REPORTS: dict[str, dict[str, TextReport]] = {kind: {} for kind in KINDS}
 _MAX_MEMO = 50_000
-# the same reports keyed by (text, kind), the items surfaces.texts returns, so that a tool's
-# strings are looked up in one C-level pass; emptied whenever a memo of _REPORTS is
-_PAIRS: dict[tuple[str, str], TextReport] = {}
+# the (text, kind) of the strings whose report is EMPTY, the items surfaces.texts returns, so
+# that a tool's strings are sifted in one C-level pass; emptied whenever a memo of _REPORTS is
+_NOTHING: set[tuple[str, str]] = set()
 
 
 def analyse(text: str, kind: str) -> TextReport:
@@ -85,67 +88,107 @@ def _remember(text: str, kind: str, report: TextReport) -> TextReport:
     memo = _REPORTS[kind]
     if len(memo) > _MAX_MEMO:
         memo.clear()
-        _PAIRS.clear()
-    memo[text] = _PAIRS[text, kind] = report
+        _NOTHING.clear()
+    memo[text] = report
+    if report is EMPTY:
+        _NOTHING.add((text, kind))
     return report
 
 
 def _read(text: str, kind: str) -> tuple[TextReport, int]:
     """What a string has to report, and what reading it costs the file's budget: its length,
     times one plus the number of gates it opens for prose of 16 characters or more."""
-    ascii_text = text.isascii()
-    hidden: tuple[HiddenSpan, ...] = ()
+    size = len(text)
+    # printable ASCII (most text) holds no hidden character and no look-alike, and no control
+    # character (no regex needed to know it): none of `unicode` is needed for it
+    if text.isascii() and (text.isprintable() or not ascii_control(text)):
+        if kind == TEXT or kind == VALUE or kind == OTHER:
+            if size < 16:
+                return _short(text, kind, (), None), size
+            # prose: a view only for the text that opens a gate (most open none)
+            view = gates.plain_view_if_open(text)
+            if view is None:
+                return EMPTY, size
+            return _scored(text, kind, view, (), None), size * (1 + len(view.opened))
+        return _unprosed(text, kind, (), None), size
+    from toolcontract.security.unicode import hidden_spans, identifier_confusion, word_confusions
+
+    hidden: tuple[HiddenSpan, ...] = hidden_spans(text)
     confusion = None
-    # printable ASCII (most text) holds no control character: no regex needed to know it
-    plain = ascii_text and (text.isprintable() or not ascii_control(text))
-    if not plain:
-        hidden = hidden_spans(text)
-    if not ascii_text:
+    if not text.isascii():
         if kind == NAME or kind == PROPERTY:
             confusion = identifier_confusion(text)
         else:
             words = word_confusions(text)
             confusion = words[0] if words else None
-    size = len(text)
+    if kind == NAME or kind == PROPERTY or kind == PATTERN:
+        return _unprosed(text, kind, hidden, confusion), size
+    if size < 16:
+        return _short(text, kind, hidden, confusion), size
+    view = gates.view(text)
+    if not view.opened:
+        return (TextReport(hidden, confusion) if hidden or confusion else EMPTY), size
+    return _scored(text, kind, view, hidden, confusion), size * (1 + len(view.opened))
+
+
+def _unprosed(text: str, kind: str, hidden: tuple, confusion: Confusion | None) -> TextReport:
+    """The report of a name, a property name or a pattern."""
     if kind == PATTERN:
         from toolcontract.security.regex_safety import backtracking_risk  # only patterns need it
 
         risk = backtracking_risk(text)
-        return (TextReport(hidden, confusion, backtracking=risk) if hidden or confusion or risk else EMPTY), size
-    if kind == NAME or kind == PROPERTY:
-        # a name: no prose signals; a credential in a property name is an access request
-        exfiltration = signals.exfiltration_score(text, kind) if kind == PROPERTY and \
-            signals.credential_in_name(text) else signals.NOTHING
-        if not hidden and confusion is None and exfiltration.total < signals.THRESHOLD:
-            return EMPTY, size
-        report = TextReport(hidden, confusion, exfiltration=exfiltration)
-        return (report if report else EMPTY), size
-    if size < 16:
-        # an enum value, a word: too short for a secret or a phrase; only a tag such as
-        # `<IMPORTANT>`, a short payload or a credential file named with a verb can be in it
-        if _SHORT_ANY.search(text) is None:
-            return (TextReport(hidden, confusion) if hidden or confusion else EMPTY), size
-        injection = signals.injection_score(text) if _SHORT_TAG.search(text) else signals.NOTHING
-        exfiltration = signals.exfiltration_score(text, kind) if _SHORT_CREDENTIAL.search(text) else signals.NOTHING
-        payloads = find_payloads(text, kind != TEXT) if _SHORT_PAYLOAD.search(text) else ()
-        report = TextReport(hidden, confusion, injection, exfiltration, payloads=payloads)
-        return (report if report else EMPTY), size
-    view = gates.plain_view(text) if plain else gates.view(text)
-    opened = view.opened
-    if not opened:
-        return (TextReport(hidden, confusion) if hidden or confusion else EMPTY), size
-    # each scorer only when one of its gates is open: most texts open one or two
+        return TextReport(hidden, confusion, backtracking=risk) if hidden or confusion or risk else EMPTY
+    # a name: no prose signals; a credential in a property name is an access request
+    exfiltration = signals.exfiltration_score(text, kind) if kind == PROPERTY and \
+        signals.credential_in_name(text) else signals.NOTHING
+    if not hidden and confusion is None and exfiltration.total < signals.THRESHOLD:
+        return EMPTY
+    report = TextReport(hidden, confusion, exfiltration=exfiltration)
+    return report if report else EMPTY
+
+
+def _short(text: str, kind: str, hidden: tuple, confusion: Confusion | None) -> TextReport:
+    """The report of a value or text of fewer than 16 characters (an enum value, a word): too
+    short for a secret or a phrase; only a tag such as `<IMPORTANT>`, a short payload or a
+    credential file named with a verb can be in it."""
+    if _SHORT_ANY.search(text) is None:
+        return TextReport(hidden, confusion) if hidden or confusion else EMPTY
+    injection = signals.injection_score(text) if _SHORT_TAG.pattern.search(text) else signals.NOTHING
+    exfiltration = signals.exfiltration_score(text, kind) if _SHORT_CREDENTIAL.pattern.search(text) \
+        else signals.NOTHING
+    payloads = find_payloads(text, kind != TEXT) if _SHORT_PAYLOAD.pattern.search(text) else ()
+    report = TextReport(hidden, confusion, injection, exfiltration, payloads=payloads)
+    return report if report else EMPTY
+
+
+def _scored(text: str, kind: str, view: gates.View, hidden: tuple, confusion: Confusion | None) -> TextReport:
+    """The report of prose of 16 characters or more that opens a gate: each scorer only when
+    one of its gates is open (most texts open one or two)."""
+    score_injection, score_exfiltration, find_secrets, find_payloads, shadowing = _scorers(view.opened)
     nothing = signals.NOTHING
-    injection = signals.injection_in(view) if not opened.isdisjoint(_INJECTION_IDS) else nothing
-    exfiltration = signals.exfiltration_in(view) if not opened.isdisjoint(_EXFILTRATION_IDS) else nothing
-    secrets = secrets_in(text, view) if not opened.isdisjoint(SECRET_GATES) else ()
-    payloads = payloads_in(view, kind != TEXT) if not opened.isdisjoint(PAYLOAD_GATES) else ()
-    shadow = signals.may_shadow_in(text, view) if not opened.isdisjoint(_SHADOWING_IDS) else False
-    cost = size * (1 + len(opened))
+    injection = signals.injection_in(view) if score_injection else nothing
+    exfiltration = signals.exfiltration_in(view) if score_exfiltration else nothing
+    secrets = secrets_in(text, view) if find_secrets else ()
+    payloads = payloads_in(view, kind != TEXT) if find_payloads else ()
+    shadow = signals.may_shadow_in(text, view) if shadowing else False
     if not (hidden or confusion or shadow or secrets or payloads or injection.total >= signals.THRESHOLD
             or exfiltration.total >= signals.THRESHOLD):
-        return EMPTY, cost  # what `TextReport(...) or EMPTY` gives, without making the report
-    return TextReport(hidden, confusion, injection, exfiltration, secrets, payloads, shadow), cost
+        return EMPTY  # what `TextReport(...) or EMPTY` gives, without making the report
+    return TextReport(hidden, confusion, injection, exfiltration, secrets, payloads, shadow)
+
+
+# the gates a text opens -> which scorers run (texts share their few gates)
+_SCORERS: dict[frozenset, tuple[bool, bool, bool, bool, bool]] = {}
+
+
+def _scorers(opened: frozenset) -> tuple[bool, bool, bool, bool, bool]:
+    scorers = _SCORERS.get(opened)
+    if scorers is None:
+        if len(_SCORERS) > 512:
+            _SCORERS.clear()
+        scorers = _SCORERS[opened] = tuple(not opened.isdisjoint(ids) for ids in (
+            _INJECTION_IDS, _EXFILTRATION_IDS, SECRET_GATES, PAYLOAD_GATES, _SHADOWING_IDS))
+    return scorers
 
 
 _INJECTION_IDS = signals.INJECTION_IDS
@@ -172,16 +215,11 @@ class _Budget:
 # run makes, the sooner the garbage collector walks the whole heap.
 class _Entry(weakref.ref):
     """A weak reference to a tool (or a document) that carries what the scan found for it (or
-    the document's budget), and drops itself from its table when its object goes."""
+    the document's budget), and drops itself from its table when its object goes. Made as
+    `_Entry(target, _forget)` and then given its fields (no Python-level constructor: one is
+    made for every tool and document)."""
 
     __slots__ = ("table", "key", "found", "budget")
-
-    def __new__(cls, target: Any, table: dict, found: tuple, budget: "_Budget") -> "_Entry":
-        return super().__new__(cls, target, _forget)
-
-    def __init__(self, target: Any, table: dict, found: tuple, budget: "_Budget"):
-        super().__init__(target, _forget)
-        self.table, self.key, self.found, self.budget = table, id(target), found, budget
 
 
 def _forget(entry: _Entry) -> None:
@@ -195,9 +233,11 @@ _BUDGETS: dict[int, _Entry] = {}
 
 def _budget(tool: ToolView) -> _Budget:
     document = tool.document
-    entry = _BUDGETS.get(id(document))
+    key = id(document)
+    entry = _BUDGETS.get(key)
     if entry is None or entry() is not document:
-        entry = _BUDGETS[id(document)] = _Entry(document, _BUDGETS, (), _Budget())
+        entry = _BUDGETS[key] = _Entry(document, _forget)
+        entry.table, entry.key, entry.found, entry.budget = _BUDGETS, key, (), _Budget()
     return entry.budget
 
 
@@ -248,27 +288,30 @@ def _scan(tool: ToolView) -> _Entry:
     found: list[Found] = []
     budget = _budget(tool)
     findings, characters = budget.findings, budget.characters
-    memos = _REPORTS
-    paths = None
     strings = texts(tool.data)  # runs for every string of every tool
     # Most strings were read before and have nothing to report: find the others in C (a string
-    # whose report is EMPTY changes nothing below, budget included) and read only those.
-    unknown = list(map(is_not, map(_PAIRS.get, strings), repeat(EMPTY)))  # True: to be read
+    # whose report is EMPTY changes nothing below, budget included) and read only those. Each
+    # is found again in `strings` from just after the last one: the first match there is it,
+    # as an equal string before it would be one of the others too.
+    others = list(filterfalse(_NOTHING.__contains__, strings))
     stopped = False
     last = -1  # the last string read
-    if any(unknown):
-        for index in compress(count(), unknown):
+    if others:
+        memos = _REPORTS
+        paths = None
+        for pair in others:
             if findings >= MAX_FINDINGS or characters >= MAX_CHARACTERS:
                 stopped = True
                 break
-            text, kind = strings[index]
+            index = strings.index(pair, last + 1)
+            text, kind = pair
             report = memos[kind].get(text)
             if report is None:  # only text read for the first time costs
                 report, cost = _read(text, kind)
                 _remember(text, kind, report)
                 characters += cost
-            else:
-                _PAIRS[text, kind] = report  # in case _PAIRS was emptied since
+            elif report is EMPTY:
+                _NOTHING.add(pair)  # in case _NOTHING was emptied since
             if report is not EMPTY:
                 findings += report.reported
                 if paths is None:
@@ -280,7 +323,8 @@ def _scan(tool: ToolView) -> _Entry:
     if stopped and budget.stopped_at is None:
         budget.stopped_at = weakref.ref(tool)
     budget.findings, budget.characters = findings, characters
-    entry = _TOOLS[key] = _LAST[0] = _Entry(tool, _TOOLS, tuple(found) if found else (), budget)
+    entry = _TOOLS[key] = _LAST[0] = _Entry(tool, _forget)
+    entry.table, entry.key, entry.found, entry.budget = _TOOLS, key, tuple(found) if found else (), budget
     return entry
 
 
@@ -310,4 +354,4 @@ def clear() -> None:
     _BUDGETS.clear()
     for memo in _REPORTS.values():
         memo.clear()
-    _PAIRS.clear()
+    _NOTHING.clear()

@@ -98,7 +98,7 @@ class Signal:
         """What a match needs besides its gate (see FILTERS), compiled on first use."""
         needs = self._needs
         if needs is None:
-            needs = self._needs = _compiled_needs().get(self.id, ())
+            needs = self._needs = _needs_of(self.id)
         return needs
 
     @property
@@ -326,17 +326,23 @@ FILTERS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("stored cached kept synced saved backed mirrored logged", "remotely externally offsite off"),
     ),
 }
-_NEEDS: dict[str, tuple] | None = None
+_NEEDS: dict[str, tuple] = {}  # FILTERS compiled, each when first used
+
+
+def _needs_of(id: str) -> tuple:
+    """A signal's filter compiled (gates.compile_filter), on first use: importing the rules
+    builds none, and a run compiles only those of the signals whose gates some text opens."""
+    needs = _NEEDS.get(id)
+    if needs is None:
+        from toolcontract.security.gates import compile_filter
+
+        needs = _NEEDS[id] = compile_filter(FILTERS[id]) if id in FILTERS else ()
+    return needs
 
 
 def _compiled_needs() -> dict[str, tuple]:
-    """FILTERS compiled (gates.compile_filter), on first use: importing the rules builds none."""
-    global _NEEDS
-    if _NEEDS is None:
-        from toolcontract.security.gates import compile_filter
-
-        _NEEDS = {id: compile_filter(alternatives) for id, alternatives in FILTERS.items()}
-    return _NEEDS
+    """Every filter of FILTERS compiled."""
+    return {id: _needs_of(id) for id in FILTERS}
 
 
 def __getattr__(name: str):  # NEEDS: the compiled filters by signal id, made when first asked for
@@ -523,6 +529,8 @@ EXFILTRATION: tuple[Signal, ...] = (
     # last: weight 1 counts only next to a stronger signal, so it is looked for only then
     _s("sensitive-data", "sensitive", 1, "mentions secrets or personal data", _SENSITIVE),
 )
+_SENSITIVE_DATA = EXFILTRATION[-1]
+assert _SENSITIVE_DATA.id == "sensitive-data"
 # a credential location with an access verb in its sentence, or in a property name
 CREDENTIAL_ACCESS = Signal("credential-access", "credential", 3, "asks for the contents of a credential file",
                            EXFILTRATION[0].expression)
@@ -594,13 +602,26 @@ def _view(text: str) -> "View":
     return view(text)
 
 
+# (a table of signals, the gates a text opens) -> those of its signals that may run
+_OPEN: dict[tuple[int, frozenset], tuple[tuple[Signal, tuple], ...]] = {}
+
+
+def _open_signals(signals: tuple[Signal, ...], opened: frozenset) -> tuple[tuple[Signal, tuple], ...]:
+    """The signals of a table (a module-level tuple) whose gate is open, or that have none, in
+    the table's order, each with its filter: texts open few gates, and share them."""
+    key = (id(signals), opened)
+    found = _OPEN.get(key)
+    if found is None:
+        if len(_OPEN) > 1024:
+            _OPEN.clear()
+        found = _OPEN[key] = tuple((s, s.needs) for s in signals if not s.gated or s.id in opened)
+    return found
+
+
 def _matches(signals: tuple[Signal, ...], view: "View") -> list[Match]:
     found = []
-    opened = view.opened
-    for signal in signals:
-        if signal.gated and signal.id not in opened:
-            continue
-        if signal.needs and not view.passes(signal.needs):
+    for signal, needs in _open_signals(signals, view.opened):
+        if needs and not view.passes(needs):
             continue
         pattern, text = signal.expression.on(view)
         m = pattern.search(text)
@@ -719,12 +740,10 @@ def exfiltration_in(view: "View") -> Score:
     opened = view.opened
     if not opened:
         return NOTHING
-    for signal in EXFILTRATION:
-        if signal.id == "sensitive-data" and not found:
+    for signal, needs in _open_signals(EXFILTRATION, opened):
+        if signal is _SENSITIVE_DATA and not found:
             continue  # weight 1: it counts only next to a stronger signal
-        if signal.gated and signal.id not in opened:
-            continue
-        if signal.needs and not view.passes(signal.needs):
+        if needs and not view.passes(needs):
             continue
         pattern, searched = signal.expression.on(view)
         m = pattern.search(searched)

@@ -235,8 +235,7 @@ def texts(data: dict) -> list[tuple[str, str]]:
     name = get("name")
     if type(name) is str:
         add((name, NAME))
-    for key in TOP_TEXT:
-        value = get(key)
+    for value in map(get, TOP_TEXT):
         if type(value) is str:
             add((value, TEXT))
     for key in TOP_LISTS:
@@ -248,8 +247,13 @@ def texts(data: dict) -> list[tuple[str, str]]:
         elif type(value) is str:
             add((value, TEXT))
     annotations = get("annotations")
-    if type(annotations) is dict:
-        _bare_strings(annotations, OTHER, 0, add)
+    if type(annotations) is dict:  # _bare_strings(annotations, OTHER, 0, add), inline: most are flags
+        for item in annotations.values():
+            kind_of = type(item)
+            if kind_of is str:
+                add((item, OTHER))
+            elif kind_of is dict or kind_of is list:
+                _bare_strings(item, OTHER, 1, add)
     schema = get("input_schema")
     if type(schema) is dict:
         _bare_schema(schema, 0, add)
@@ -262,8 +266,20 @@ def texts(data: dict) -> list[tuple[str, str]]:
             if type(entry) is dict and type(entry.get("message")) is str:
                 add((entry["message"], TEXT))
     examples = get("examples")
-    if type(examples) is list:
-        _bare_strings(examples, VALUE, 0, add)
+    if type(examples) is list:  # _bare_strings(examples, VALUE, 0, add), its first two levels inline
+        for example in examples:
+            kind_of = type(example)
+            if kind_of is str:
+                add((example, VALUE))
+            elif kind_of is dict:
+                for item in example.values():
+                    kind_of = type(item)
+                    if kind_of is str:
+                        add((item, VALUE))
+                    elif kind_of is dict or kind_of is list:
+                        _bare_strings(item, VALUE, 2, add)
+            elif kind_of is list:
+                _bare_strings(example, VALUE, 1, add)
     if not data.keys() <= _TOP_KEYS:  # an `x-` key, or another one: in the order of the keys
         for key, value in data.items():
             if type(key) is str and key.startswith("x-"):
@@ -346,7 +362,8 @@ def _bare_keyword(schema: dict, key: Any, value: dict | list, depth: int, add: C
                         add((name, PROPERTY))
                     if type(sub) is dict:  # _bare_schema(sub, depth + 1, add), inline: most are leaves
                         for k, v in sub.items():
-                            if type(v) is str:
+                            kind_of = type(v)
+                            if kind_of is str:
                                 kind = string_kinds.get(k, OTHER)
                                 if kind is None:
                                     continue
@@ -355,7 +372,15 @@ def _bare_keyword(schema: dict, key: Any, value: dict | list, depth: int, add: C
                                         add((v, OTHER))
                                 else:
                                     add((v, kind))
-                            elif type(v) is dict or type(v) is list:
+                            elif kind_of is list and string_kinds.get(k) is VALUE:
+                                # an enum or examples: _bare_keyword -> _bare_strings, inline
+                                for item in v:
+                                    kind_of = type(item)
+                                    if kind_of is str:
+                                        add((item, VALUE))
+                                    elif kind_of is dict or kind_of is list:
+                                        _bare_strings(item, VALUE, depth + 2, add)
+                            elif kind_of is dict or kind_of is list:
                                 _bare_keyword(sub, k, v, depth + 1, add)
             else:
                 patterns = key == "patternProperties"

@@ -14,6 +14,7 @@ import functools
 import re
 import unicodedata
 
+from toolcontract.security import ascii_control
 from toolcontract.security.confusables_data import LOOKALIKES_BY_ASCII, NFKC_CHANGING_BMP
 from toolcontract.security.lazy import Lazy
 from toolcontract.security.records import Record
@@ -177,13 +178,6 @@ def hidden_spans(text: str) -> tuple[HiddenSpan, ...]:
 
 
 _ASCII_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_NOT_CONTROL = bytes(range(0x20, 0x7F)) + b"\t\n\r"
-
-
-def ascii_control(text: str) -> bool:
-    """Whether an ASCII text has a control character other than tab, newline and carriage
-    return (what _ASCII_CONTROL finds; deleting every other byte is quicker than a search)."""
-    return not text.isprintable() and bool(text.encode("ascii").translate(None, _NOT_CONTROL))
 
 
 def _has_ascii_control(text: str) -> bool:
