@@ -182,3 +182,8 @@ def test_cli_rejects_a_negative_job_count():
     done = subprocess.run([sys.executable, "-m", "toolcontract", "lint", str(GOOD_DIR), "--jobs", "-1"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+def test_a_path_named_twice_is_never_decoded_by_the_parent_whatever_came_first():
+    files = [("x.yaml", LoadError("cannot read", 1, 1)), ("x.yaml", b"a: 1\n"), ("y.yaml", b"b: 2\n")]
+    assert parallel._known_bytes(files, None) == {"y.yaml": b"b: 2\n"}

@@ -92,7 +92,6 @@ def name_words(name: str) -> list[str]:
 # class with the CJK ones costs ~0.8 ms of every run, so that one waits for a non-ASCII text.
 _SENTENCE_END_SOURCE = r"[.!?。！？](?:[\"')\]]*)(?=\s|$)"
 _ASCII_SENTENCE_END = re.compile(r"[.!?](?:[\"')\]]*)(?=\s|$)")
-_SENTENCE_END: re.Pattern | None = None
 
 
 def model_description(tool: ToolView) -> str:
@@ -128,17 +127,10 @@ def _sentence(text: str) -> str:
 
 def count_sentences(text: str) -> int:
     """Sentences in a text: terminators followed by space or the end, plus an unterminated tail."""
-    global _SENTENCE_END
     text = text.strip()
     if not text:
         return 0
-    if text.isascii():
-        pattern = _ASCII_SENTENCE_END
-    else:
-        if _SENTENCE_END is None:
-            _SENTENCE_END = re.compile(_SENTENCE_END_SOURCE)
-        pattern = _SENTENCE_END
-    ends = list(pattern.finditer(text))
+    ends = list(_ASCII_SENTENCE_END.finditer(text) if text.isascii() else re.finditer(_SENTENCE_END_SOURCE, text))
     tail = text[ends[-1].end():].strip() if ends else text
     return len(ends) + (1 if tail else 0)
 

@@ -133,7 +133,7 @@ def read_file(name: str, max_bytes: int):
             return LoadError(f"file is {info.st_size:,} bytes, over the {max_bytes:,}-byte limit")
         parts, got = [], 0
         while got <= max_bytes:  # one read for the stated size (+1 to see the end), one more for growth
-            part = os.read(fd, min(info.st_size, max_bytes) + 1 if not parts else max_bytes + 1 - got)
+            part = os.read(fd, info.st_size + 1 if not parts else max_bytes + 1 - got)
             if not part:
                 break
             parts.append(part)

@@ -34,6 +34,7 @@ from __future__ import annotations
 import marshal
 import os
 import sys
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from toolcontract.descriptor import ToolView
@@ -150,17 +151,10 @@ def _split(files: list, parts: int) -> list[list]:
 def _known_bytes(files: list, overlays) -> dict[str, bytes]:
     """path -> content, for the paths whose text the parent can decode itself: those that
     occur once among the files (or as an overlay) with bytes read."""
-    raw: dict[str, bytes] = {}
-    twice: set[str] = set()
     pairs = list(files) + list((overlays or {}).values())
-    for path, content in pairs:
-        if path in raw:
-            twice.add(path)
-        elif isinstance(content, (bytes, bytearray)):
-            raw[path] = content
-    for path in twice:
-        raw.pop(path, None)
-    return raw
+    times = Counter(path for path, _ in pairs)
+    return {path: content for path, content in pairs
+            if times[path] == 1 and isinstance(content, (bytes, bytearray))}
 
 
 def _pack(chunk: "Chunk", fields: tuple[str, ...], raw: dict[str, bytes] | None = None) -> tuple:

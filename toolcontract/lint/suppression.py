@@ -17,8 +17,8 @@ import re
 
 from toolcontract.records import Record
 
+# compiled (and kept in re's own cache) when a text has a comment that may be one (_GATE)
 _COMMENT_SOURCE = r"(?:^|\s)#\s*toolcontract:\s*(?P<kind>ignore-file|ignore)\b(?:\[(?P<codes>[^\]]*)\])?"
-_COMMENT: re.Pattern | None = None  # compiled when a text has a comment that may be one (_GATE)
 
 
 class Suppression(Record):
@@ -55,14 +55,12 @@ def parse_suppressions(text: str) -> list[Suppression]:
 
 
 def _parse_lines(text: str) -> list[Suppression]:
-    global _COMMENT
-    if _COMMENT is None:
-        _COMMENT = re.compile(_COMMENT_SOURCE)
+    comment = re.compile(_COMMENT_SOURCE)
     found: list[Suppression] = []
     for number, line in enumerate(text.split("\n"), 1):
         if "toolcontract:" not in line:
             continue
-        match = _COMMENT.search(line)
+        match = comment.search(line)
         if match is None:
             continue
         codes = tuple(c.strip().upper() for c in (match.group("codes") or "").split(",") if c.strip())

@@ -13,16 +13,13 @@ UNSAFE_CHARACTERS = (
     "\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"  # invisible, bidi
     "\U000e0000-\U000e007f"  # tag characters (hidden ASCII)
 )
-_UNSAFE: re.Pattern | None = None  # compiled on the first text that needs it (~0.5 ms)
+_UNSAFE = f"[{UNSAFE_CHARACTERS}]"  # compiled by re (and cached there) on the first text that needs it (~0.5 ms)
 
 
 def printable(text: str, *, keep_newlines: bool = False) -> str:
     """Input-derived text made safe for a terminal: unsafe characters become visible escapes."""
-    global _UNSAFE
     if text.isascii() and text.isprintable():  # no control character, no newline: nothing to escape
         return text
-    if _UNSAFE is None:
-        _UNSAFE = re.compile(f"[{UNSAFE_CHARACTERS}]")
 
     def escape(match: re.Match) -> str:
         char = match.group()
@@ -31,7 +28,7 @@ def printable(text: str, *, keep_newlines: bool = False) -> str:
         code = ord(char)
         return f"\\x{code:02x}" if code < 0x100 else (f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
 
-    text = _UNSAFE.sub(escape, text)
+    text = re.sub(_UNSAFE, escape, text)
     if not keep_newlines:
         text = text.replace("\n", "\\n")
     return text

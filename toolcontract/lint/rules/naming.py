@@ -17,18 +17,15 @@ SEMVER_SOURCE = (
     r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
     r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?\Z"
 )
-_semver: re.Pattern | None = None
 
 
 def is_semver(version: str) -> bool:
     """Whether `version` is SemVer 2.0.0 (the published expression; `1.2.0` and the like without it)."""
-    global _semver
     parts = version.split(".")
     if len(parts) == 3 and all(p.isascii() and p.isdigit() and (p[0] != "0" or p == "0") for p in parts):
         return True
-    if _semver is None:
-        _semver = re.compile(SEMVER_SOURCE)
-    return _semver.match(version) is not None
+    return re.match(SEMVER_SOURCE, version) is not None  # compiled on first use, then re's cache
+
 
 # Verbs and nouns that say nothing about what a tool acts on. A name made only of
 # these (and digits) names no object.
