@@ -34,6 +34,7 @@ MCP = """{
   ]
 }
 """
+MCP_NO_HINTS = MCP.replace('"annotations": {"readOnlyHint": true}', '"annotations": null')
 OVERLAY = """\
 toolcontract: 1
 tools:
@@ -190,7 +191,7 @@ def test_overlay_structure_findings(overlay, pointer, message):
 
 
 def test_an_overlay_that_does_not_parse_is_tc000_and_the_provider_is_still_linted():
-    result = lint_pair(overlay="toolcontract: 1\ntools: {get_weather: [\n")
+    result = lint_pair(MCP_NO_HINTS, overlay="toolcontract: 1\ntools: {get_weather: [\n")
     rules = {(f.rule, f.path) for f in result.findings}
     assert ("TC000", "tools.contract.yaml") in rules
     assert ("TC301", "tools.json") in rules
@@ -295,11 +296,35 @@ def test_cli_lints_the_provider_of_a_named_overlay(runner, pair_dir):
     assert lines[-1] == "2 files, 1 tool: 1 error, 0 warnings, 0 info"
 
 
-def test_cli_without_the_overlay_reports_the_missing_contract(runner, pair_dir):
+def test_cli_without_the_overlay_judges_the_tool_by_what_mcp_can_hold(runner, pair_dir):
     (pair_dir / "tools.contract.yaml").unlink()
+    # readOnlyHint gives the effect class; version and non-goals are asked for only with an overlay
     result = cli(runner, pair_dir, "--format", "text")
-    assert result.exit_code == 1
-    assert {line.split()[2] for line in result.stdout.splitlines()[:-1]} == {"TC103", "TC202", "TC301"}
+    assert (result.exit_code, result.stdout) == (0, "1 file, 1 tool: 0 errors, 0 warnings, 0 info\n")
+    (pair_dir / "tools.json").write_text(MCP_NO_HINTS)
+    result = cli(runner, pair_dir, "--format", "text")
+    assert result.exit_code == 0
+    (line,) = result.stdout.splitlines()[:-1]
+    assert " warning TC301 " in line and "annotations.readOnlyHint" in line and "tools.contract.yaml" in line
+
+
+def test_contracts_required_asks_every_provider_tool_for_the_whole_contract(pair_dir):
+    (pair_dir / "tools.contract.yaml").unlink()
+    path = pair_dir / "tools.json"
+    result = lint_files([(str(path), path.read_bytes())], Selection(contracts_required=True))
+    assert {(f.rule, f.severity.label) for f in result.findings} == {("TC103", "warning"), ("TC202", "warning")}
+    path.write_text(MCP_NO_HINTS)
+    result = lint_files([(str(path), path.read_bytes())], Selection(contracts_required=True))
+    assert {(f.rule, f.severity.label) for f in result.findings} == {
+        ("TC103", "warning"), ("TC202", "warning"), ("TC301", "error")}
+
+
+def test_an_overlay_entry_holds_its_tool_to_the_contract_fields_as_warnings_at_most():
+    overlay = "toolcontract: 1\ntools:\n  get_weather:\n    effect: irreversible_write\n"
+    result = lint_pair(MCP.replace('{"readOnlyHint": true}', '{"readOnlyHint": false}'), overlay=overlay)
+    found = {(f.rule, f.severity.label) for f in result.findings}
+    # non-goals are an error for an irreversible write in a native descriptor; on an overlay entry a warning
+    assert {("TC103", "warning"), ("TC202", "warning"), ("TC304", "warning"), ("TC305", "warning")} <= found
 
 
 def test_cli_follows_overlay_key_to_another_name(runner, tmp_path):
@@ -310,10 +335,10 @@ def test_cli_follows_overlay_key_to_another_name(runner, tmp_path):
 
 
 def test_a_sibling_overlay_naming_another_file_is_not_applied(runner, tmp_path):
-    (tmp_path / "tools.json").write_text(MCP)
+    (tmp_path / "tools.json").write_text(MCP_NO_HINTS)
     (tmp_path / "tools.contract.yaml").write_text(OVERLAY.replace("tools:\n", "overlay: other.json\ntools:\n"))
     result = cli(runner, tmp_path / "tools.json", "--format", "text")
-    assert "TC301" in result.stdout and "tools.contract.yaml" not in result.stdout
+    assert "TC301" in result.stdout and result.stdout.endswith("1 file, 1 tool: 0 errors, 1 warning, 0 info\n")
 
 
 def test_cli_good_provider_fixtures_lint_clean_with_their_overlays(runner):
@@ -329,9 +354,12 @@ def test_each_good_provider_fixture_is_clean_with_its_overlay(runner, path):
 
 
 @pytest.mark.parametrize("path", sorted(GOOD.glob("*.json")), ids=lambda p: p.name)
-def test_each_good_provider_fixture_lacks_only_contract_fields_on_its_own(tmp_path, path):
+def test_each_good_provider_fixture_lacks_only_its_effect_class_on_its_own(tmp_path, path):
     result = lint_files([(path.name, path.read_bytes())])
-    assert {f.rule for f in result.findings} == {"TC103", "TC202", "TC301"}
+    # MCP hints give the effect class; the formats that cannot hold one get an `info` naming the overlay
+    expected = set() if path.name == "mcp.json" else {("TC301", "info")}
+    assert {(f.rule, f.severity.label) for f in result.findings} == expected
+    assert all("contract.yaml" in f.message for f in result.findings)
     assert result.tools == 2
 
 

@@ -272,8 +272,9 @@ def test_mcp_tool_in_native_names():
     assert _source_pointers(search) == {
         "name": "/tools/0/name", "title": "/tools/0/title", "description": "/tools/0/description",
         "input_schema": "/tools/0/inputSchema", "output_schema": "/tools/0/outputSchema",
-        "annotations": "/tools/0/annotations",
+        "annotations": "/tools/0/annotations", "effect": "/tools/0/annotations/readOnlyHint",
     }
+    assert search.data["effect"] == "read" and search.effect_origin == "readOnlyHint"
     assert "output_schema" not in append.data
     assert append.locate(("input_schema", "properties", "note_id")) == (document, "/tools/1/inputSchema/properties/note_id")
 
@@ -463,9 +464,10 @@ def test_tc4xx_findings_on_an_mcp_list_carry_provider_pointers_and_positions():
 
 
 def test_missing_fields_are_reported_at_the_tool_object():
+    # without an overlay, an MCP tool is not asked for a version (TC103), only for its effect class
     result = lint_one(MCP_TEXT, select=("TC103", "TC301"))
-    assert {(f.rule, f.pointer, f.line, f.column) for f in result.findings} == {
-        ("TC103", "/tools/0", 3, 5), ("TC301", "/tools/0", 3, 5)
+    assert {(f.rule, f.pointer, f.line, f.column, f.severity.label) for f in result.findings} == {
+        ("TC301", "/tools/0", 3, 5, "warning")
     }
 
 
@@ -485,7 +487,7 @@ BAD_EXPECTED = {
     "anthropic.json": {"TC002", "TC101", "TC203", "TC406"},
     "gemini.json": {"TC002", "TC201", "TC401", "TC403", "TC405", "TC411"},
 }
-CONTRACT_RULES = {"TC103", "TC202", "TC301"}  # what every provider tool without an overlay lacks
+CONTRACT_RULES = {"TC301"}  # what every provider tool without an overlay or MCP hints lacks
 
 
 def test_there_is_a_good_and_a_bad_fixture_per_format():
@@ -607,7 +609,9 @@ def test_corpus_tool_lists_are_detected_and_every_finding_is_located(case):
     result = lint_one(text, path)
     assert result.tools == len(entries)
     _check_located(result, path)
-    assert {f.rule for f in result.findings} >= {"TC103", "TC301"}  # no effect, no version in provider lists
+    rules = {f.rule for f in result.findings}
+    assert not rules & {"TC103", "TC202", "TC304", "TC305"}  # contract fields: asked for only with an overlay
+    assert "TC301" in rules or fmt == "mcp"  # MCP tools with hints have a derived effect
 
 
 def test_corpus_files_lint_in_place_without_a_crash(runner):
@@ -642,10 +646,13 @@ def test_gemini_corpus_schemas_round_trip_through_the_openapi_reader():
     chat_result = lint_one(json.dumps(chat, indent=2), "chat.json")
     gemini_result = lint_one(json.dumps(gemini, indent=2), "gemini.json")
 
-    def same(result):  # TC104 names the other place: the file name and line differ
-        return sorted((f.rule, re.sub(r"\S+\.json:\d+", "<where>", f.message)) for f in result.findings)
+    def same(result):  # TC104 names the other place: the file name and line differ; TC301 the format
+        return sorted((f.rule, re.sub(r"\S+\.json:\d+", "<where>", f.message)) for f in result.findings
+                      if f.rule != "TC301")
 
     assert same(chat_result) == same(gemini_result)
+    for result in (chat_result, gemini_result):
+        assert {f.severity.label for f in result.findings if f.rule == "TC301"} == {"info"}
 
 
 # -------------------------------------------------------------- properties

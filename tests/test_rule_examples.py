@@ -83,7 +83,7 @@ def test_rule_is_documented(rule):
     assert rule.rationale.strip(), f"{rule.id}: empty rationale"
     assert rule.bad_examples, f"{rule.id}: no Bad example"
     assert rule.good_examples, f"{rule.id}: no Good example"
-    assert rule.scope in ("load", "document", "tool", "set", "diff", "lock", "conversation")
+    assert rule.scope in ("load", "document", "tool", "list", "set", "diff", "lock", "conversation")
     if rule.scope in ("diff", "lock"):
         assert all(e.before for e in rule.examples), f"{rule.id}: a change rule's examples need `before`"
     if rule.scope != "load":

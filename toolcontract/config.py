@@ -18,6 +18,8 @@ from toolcontract.pathnames import normal_path
 from toolcontract.records import Record
 
 CONFIG_NAMES = (".toolcontract.yaml", ".toolcontract.yml")
+# settings of single rules, handed to them as Selection.options
+RULE_OPTIONS = ("max-toolset-tokens",)
 
 
 class ConfigError(Exception):
@@ -29,13 +31,13 @@ class Config(Record):
     relative to `root`, its folder."""
 
     __slots__ = ("path", "root", "select", "ignore", "severity", "per_file_ignores", "include", "exclude", "target",
-                 "overlays", "fail_on")
+                 "overlays", "fail_on", "contracts", "options")
 
     def __init__(self, path: str | None = None, root: str = ".", select: tuple[str, ...] = (),
                  ignore: tuple[str, ...] = (), severity: dict[str, str] | None = None,
                  per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = (), include: tuple[str, ...] = (),
                  exclude: tuple[str, ...] = (), target: tuple[str, ...] = (), overlays: dict[str, str] | None = None,
-                 fail_on: str | None = None):
+                 fail_on: str | None = None, contracts: str = "optional", options: dict[str, Any] | None = None):
         self.path = path
         self.root = root
         self.select = select
@@ -47,6 +49,8 @@ class Config(Record):
         self.target = target
         self.overlays = {} if overlays is None else overlays
         self.fail_on = fail_on
+        self.contracts = contracts
+        self.options = {} if options is None else options  # single rules' settings (max-toolset-tokens)
 
     def relative(self, path: str) -> str:
         """A file's path relative to the config's folder, with forward slashes."""
@@ -249,6 +253,8 @@ def config_from_data(data: Any, path: str, locate=lambda keys: (1, 1)) -> Config
         target=tuple(normalised.get("target", ())),
         overlays=dict(normalised.get("overlays", {})),
         fail_on=normalised.get("fail-on"),
+        contracts=normalised.get("contracts", "optional"),
+        options={key: normalised[key] for key in RULE_OPTIONS if key in normalised},
     )
 
 

@@ -28,18 +28,27 @@ class ToolView:
     field to (document, pointer) for fields written elsewhere or under another name;
     `format` is "native" or the provider format the tool was read from; `raw` the tool
     object as the provider format wrote it (None for native). Compared by identity.
+
+    `effect_origin` says where an effect that no file wrote came from: the MCP hint that
+    decided it (`readOnlyHint`, see `effect_from_annotations`), None when the effect (if
+    any) is written. `contracts` says how much of our contract a provider tool is held to
+    (see CONTRACT_LEVELS).
     """
 
-    __slots__ = ("data", "document", "pointer", "sources", "format", "raw", "_description", "__weakref__")
+    __slots__ = ("data", "document", "pointer", "sources", "format", "raw", "effect_origin", "contracts",
+                 "_description", "__weakref__")
 
     def __init__(self, data: dict[str, Any], document: Document, pointer: str,
-                 sources: dict[str, tuple[Document, str]] | None = None, format: str = "native", raw: Any = None):
+                 sources: dict[str, tuple[Document, str]] | None = None, format: str = "native", raw: Any = None,
+                 effect_origin: str | None = None, contracts: str = "full"):
         self.data = data
         self.document = document
         self.pointer = pointer
         self.sources = {} if sources is None else sources
         self.format = format
         self.raw = raw
+        self.effect_origin = effect_origin
+        self.contracts = contracts
         self._description: str | None = None  # model_description, once read (the data does not change)
 
     def __repr__(self) -> str:
@@ -53,6 +62,14 @@ class ToolView:
     @property
     def effect(self) -> Effect | None:
         return Effect.of(self.data.get("effect"))
+
+    @property
+    def effect_label(self) -> str:
+        """The effect class as a message names it: `read`, or `read (from readOnlyHint)` when derived."""
+        effect = self.effect
+        if effect is None:
+            return "none"
+        return effect.value if self.effect_origin is None else f"{effect.value} (from {self.effect_origin})"
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.data.get(key, default)
@@ -74,6 +91,74 @@ class ToolView:
                 return self.document, self.pointer
             document, base = self.document, join_pointer(self.pointer, head)
         return document, join_pointer(base, *rest)
+
+
+# How much of our contract a tool is held to. A native descriptor, or any tool when a
+# configuration says `contracts = "required"`: all of it ("full"). A provider tool with an
+# entry in its file's contract overlay: the contract fields, as warnings at most ("entry").
+# A provider tool of a file that has an overlay, but no entry in it ("listed"), or of a file
+# without one ("none"): only what its own format can hold.
+CONTRACT_LEVELS = ("full", "entry", "listed", "none")
+
+# MCP's tool annotations that say what a call may do, and their defaults when absent
+HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
+
+
+def written_hints(annotations: Any) -> dict[str, Any]:
+    """The hints an `annotations` mapping writes (null counts as absent), whatever their type."""
+    if not isinstance(annotations, dict):
+        return {}
+    return {key: annotations[key] for key in HINTS if annotations.get(key) is not None}
+
+
+def effect_from_annotations(annotations: Any) -> tuple[Effect, str | None] | None:
+    """The effect class MCP annotations imply, and the hint that decides it (None: MCP's defaults).
+
+    None when no hint is written, or when one is not a boolean (TC002 reports it: a hint of
+    the wrong type says nothing). Absent hints take MCP's defaults (readOnly false, destructive
+    true, openWorld true), but only a *written* openWorldHint or destructiveHint moves a tool
+    that may modify its environment away from the worst case:
+
+    - `readOnlyHint: true` -> read;
+    - else `openWorldHint: true` written -> open_world;
+    - else `destructiveHint: false` written -> reversible_write;
+    - else irreversible_write.
+
+    Lint and assess use this one derivation; an effect written in the file or its overlay wins.
+    """
+    hints = written_hints(annotations)
+    if not hints or any(not isinstance(value, bool) for value in hints.values()):
+        return None
+    if hints.get("readOnlyHint") is True:
+        return Effect.READ, "readOnlyHint"
+    if hints.get("openWorldHint") is True:
+        return Effect.OPEN_WORLD, "openWorldHint"
+    if hints.get("destructiveHint") is False:
+        return Effect.REVERSIBLE_WRITE, "destructiveHint"
+    if "destructiveHint" in hints:
+        return Effect.IRREVERSIBLE_WRITE, "destructiveHint"
+    return Effect.IRREVERSIBLE_WRITE, None
+
+
+def derive_effect(tool: ToolView) -> None:
+    """Give a tool without an `effect` the one its MCP annotations imply, in place.
+
+    The derived value is set as `effect` (so every rule, `assess` and `convert --to native` use
+    it exactly as a written one), placed at the hint that decides it, and `effect_origin` names
+    that hint (`MCP's default hints` when the defaults decide)."""
+    if "effect" in tool.data:
+        return
+    annotations = tool.data.get("annotations")
+    derived = effect_from_annotations(annotations)
+    if derived is None:
+        return
+    effect, hint = derived
+    tool.data["effect"] = effect.value
+    tool.effect_origin = hint if hint is not None else "MCP's default hints"
+    document, pointer = tool.locate(("annotations",))
+    key = hint if hint is not None else next(iter(written_hints(annotations)))
+    tool.sources["effect"] = (document, join_pointer(pointer, key))
 
 
 _WORD_BREAK = re.compile(r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])")

@@ -221,6 +221,8 @@ def run_lint(
         ignore=split_codes(ignore) or cfg.ignore,
         targets=targets,
         severity={code: Severity.parse(level) for code, level in cfg.severity.items()},
+        contracts_required=cfg.contracts == "required",
+        options=cfg.options,
     )
     try:
         try:

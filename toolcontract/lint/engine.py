@@ -8,7 +8,7 @@ or the terminal.
 from __future__ import annotations
 
 import gc
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from toolcontract.descriptor import ToolView
 from toolcontract.model import Finding, Severity
@@ -61,20 +61,27 @@ class Rule(Record):
     """One check: its id, name, texts, default severity, examples, and the function that runs it.
 
     `scope`: "load" (raised by the engine while reading), "document" (check(Document)),
-    "tool" (check(ToolView)), "set" (check(list[ToolView]) -> (ToolView, Hit)); "diff" and
+    "tool" (check(ToolView)), "list" (check(ListContext) -> (ToolView or None, Hit): the tools of
+    one tool list, a file or a live server, with its overlay; None places the hit at the list),
+    "set" (check(list[ToolView]) -> (ToolView, Hit): every tool of the run); "diff" and
     "lock" are change rules, never run by lint_files (see toolcontract.lint.rules.change).
     `surfaces`: for portability rules, the surfaces (see SURFACES) the rule speaks for; such a
     rule runs only when `--target` names one of them, as check(tool, surfaces) with those named.
     `reads`: for set rules, the descriptor fields (native names, scalars) their check reads of
     each tool; a parallel run (lint_files(jobs=N)) hands them light views with only these.
+    `contract`: the rule checks fields only our format and contract overlays have (version,
+    non-goals, observation, target): on a provider tool it runs only when the tool has an
+    overlay entry, and then at most as a warning, unless contracts are required (see
+    descriptor.CONTRACT_LEVELS).
     Rules compare equal by everything but `check`.
     """
 
-    __slots__ = ("id", "name", "summary", "rationale", "severity", "examples", "scope", "check", "surfaces", "reads")
+    __slots__ = ("id", "name", "summary", "rationale", "severity", "examples", "scope", "check", "surfaces", "reads",
+                 "contract")
 
     def __init__(self, id: str, name: str, summary: str, rationale: str, severity: Severity,
                  examples: tuple[Bad | Good, ...], scope: str = "tool", check: Callable | None = None,
-                 surfaces: tuple[str, ...] = (), reads: tuple[str, ...] = ()):
+                 surfaces: tuple[str, ...] = (), reads: tuple[str, ...] = (), contract: bool = False):
         self.id = id
         self.name = name
         self.summary = summary
@@ -85,6 +92,7 @@ class Rule(Record):
         self.check = check
         self.surfaces = surfaces
         self.reads = reads
+        self.contract = contract
 
     def _compared(self) -> tuple:
         return tuple(getattr(self, name) for name in self.__slots__ if name != "check")
@@ -127,6 +135,7 @@ def rule(
     scope: str = "tool",
     surfaces: tuple[str, ...] = (),
     reads: tuple[str, ...] = (),
+    contract: bool = False,
 ) -> Callable:
     """Register the decorated function as the check of a new rule."""
 
@@ -139,7 +148,7 @@ def rule(
         if scope == "set" and not reads:
             raise ValueError(f"rule {id}: a set rule names the fields it reads (`reads`)")
         REGISTRY[id] = Rule(id, name, summary, rationale, severity, examples, scope, check, tuple(surfaces),
-                            tuple(reads))
+                            tuple(reads), contract)
         return check
 
     return register
@@ -172,18 +181,24 @@ class Selection(Record):
     `severity`: rule id or prefix -> the severity its findings get; `targets`: the provider
     surfaces to check portability for (none by default); `per_file_ignores`: path (as given
     to lint_files) -> rule ids or prefixes ignored in that file (config per-file-ignores).
+    `contracts_required`: hold provider tools to the whole contract, as native descriptors
+    (config `contracts = "required"`); `options`: settings of single rules by name
+    (`max-toolset-tokens`), from the configuration.
     """
 
-    __slots__ = ("select", "ignore", "severity", "targets", "per_file_ignores")
+    __slots__ = ("select", "ignore", "severity", "targets", "per_file_ignores", "contracts_required", "options")
 
     def __init__(self, select: tuple[str, ...] = ("TC",), ignore: tuple[str, ...] = (),
                  severity: dict[str, Severity] | None = None, targets: tuple[str, ...] = (),
-                 per_file_ignores: Mapping[str, tuple[str, ...]] | None = None):
+                 per_file_ignores: Mapping[str, tuple[str, ...]] | None = None, contracts_required: bool = False,
+                 options: Mapping[str, Any] | None = None):
         self.select = select
         self.ignore = ignore
         self.severity = {} if severity is None else severity
         self.targets = targets
         self.per_file_ignores = {} if per_file_ignores is None else per_file_ignores
+        self.contracts_required = contracts_required
+        self.options = {} if options is None else options
 
     def ignored_in(self, path: str, rule_id: str) -> bool:
         return any(rule_id.startswith(code) for code in self.per_file_ignores.get(path, ()))
@@ -214,17 +229,60 @@ class Selection(Record):
                 best_len, chosen = len(p), False
         return chosen
 
-    def severity_of(self, rule: Rule, hit: Hit) -> Severity:
+    def severity_of(self, rule: Rule, hit: Hit, cap: Severity | None = None) -> Severity:
+        """The configured severity for the rule, else the hit's own or the rule's default, lowered to
+        `cap` when given (a contract rule on a provider tool's overlay entry: at most a warning)."""
         best = None
         for prefix, severity in self.severity.items():
             if rule.id.startswith(prefix.upper()) and (best is None or len(prefix) > len(best[0])):
                 best = (prefix, severity)
         if best is not None:
             return best[1]
-        return hit.severity or rule.severity
+        severity = hit.severity or rule.severity
+        return severity if cap is None or severity <= cap else cap
 
 
 # -------------------------------------------------------------------- running
+
+
+class ListContext(Record):
+    """What a list rule sees: the tools of one tool list (a file, a live server) in file order,
+    the document that holds them, the targeted surfaces among the rule's own (empty for a rule
+    that names none), and the rule settings of the configuration (`Selection.options`).
+
+    `list_path` is the path from the document's root to the list itself (`("tools",)` in an
+    MCP result, `()` for a bare list or a single tool): a hit about the whole list goes there."""
+
+    __slots__ = ("tools", "document", "surfaces", "options", "list_path")
+
+    def __init__(self, tools: list[ToolView], document: Document, surfaces: tuple[str, ...] = (),
+                 options: Mapping[str, Any] | None = None, list_path: tuple = ()):
+        self.tools = tools
+        self.document = document
+        self.surfaces = surfaces
+        self.options = {} if options is None else options
+        self.list_path = list_path
+
+    def option(self, name: str, default: Any) -> Any:
+        return self.options.get(name, default)
+
+
+def list_path_of(tools: list[ToolView]) -> tuple:
+    """The path of the list that holds these tools: the common parent of their pointers."""
+    from toolcontract.sources.document import split_pointer
+
+    if not tools:
+        return ()
+    parents = [tuple(split_pointer(t.pointer))[:-1] for t in tools]
+    if len(tools) == 1 and not tools[0].pointer:
+        return ()
+    common = parents[0]
+    for parent in parents[1:]:
+        size = 0
+        while size < len(common) and size < len(parent) and common[size] == parent[size]:
+            size += 1
+        common = common[:size]
+    return common
 
 
 class LintResult(MutableRecord):
@@ -328,15 +386,18 @@ class Chunk(MutableRecord):
 class _Plan(MutableRecord):
     """The rules of one lint run, sorted by scope, and how to run them on a list of files."""
 
-    __slots__ = ("selection", "rules", "doc_rules", "tool_rules", "set_rules", "input_format", "overlays", "limits")
+    __slots__ = ("selection", "rules", "doc_rules", "tool_rules", "list_rules", "set_rules", "input_format",
+                 "overlays", "limits")
 
     def __init__(self, selection: Selection, rules: dict[str, Rule], doc_rules: list[Rule],
-                 tool_rules: list[tuple[Rule, tuple[str, ...]]], set_rules: list[Rule], input_format: str | None,
+                 tool_rules: list[tuple[Rule, tuple[str, ...]]], list_rules: list[tuple[Rule, tuple[str, ...]]],
+                 set_rules: list[Rule], input_format: str | None,
                  overlays: Mapping[str, tuple[str, bytes | LoadError]] | None, limits: Limits):
         self.selection = selection
         self.rules = rules
         self.doc_rules = doc_rules
         self.tool_rules = tool_rules
+        self.list_rules = list_rules
         self.set_rules = set_rules
         self.input_format = input_format
         self.overlays = overlays
@@ -351,6 +412,7 @@ class _Plan(MutableRecord):
             selection, rules,
             doc_rules=[r for r in active if r.scope == "document"],
             tool_rules=[(r, selection.surfaces_for(r)) for r in active if r.scope == "tool"],
+            list_rules=[(r, selection.surfaces_for(r)) for r in active if r.scope == "list"],
             set_rules=[r for r in active if r.scope == "set"],
             input_format=input_format, overlays=overlays, limits=limits,
         )
@@ -408,7 +470,7 @@ class _Plan(MutableRecord):
                     if selection.enabled(parse_rule.id):
                         findings.append(Finding(overlay_path, error.line, error.column, parse_rule.id, parse_rule.name,
                                                 selection.severity_of(parse_rule, Hit()), error.message))
-            read = read_tools(document, self.input_format, overlay)
+            read = read_tools(document, self.input_format, overlay, selection.contracts_required)
             if read.format == "native":
                 for r in self.doc_rules:
                     for hit in r.check(document):
@@ -423,11 +485,33 @@ class _Plan(MutableRecord):
             tools = read.tools
             views.extend(tools)
             for tool in tools:
+                # a contract rule runs on a provider tool only with an overlay entry, and then warns at most
+                level = tool.contracts
+                cap = Severity.WARNING if level == "entry" else None
                 for r, surfaces in self.tool_rules:
+                    if r.contract and (level == "none" or level == "listed"):
+                        continue
                     for hit in (r.check(tool, surfaces) if r.surfaces else r.check(tool)):
                         doc, pointer = tool.locate(hit.path)
-                        findings.append(_finding(r, hit, doc, pointer, tool.name, selection.severity_of(r, hit)))
+                        severity = selection.severity_of(r, hit, cap if r.contract else None)
+                        findings.append(_finding(r, hit, doc, pointer, tool.name, severity))
+            if tools and self.list_rules:
+                findings.extend(self._list_findings(tools, document))
         return Chunk(findings, documents, views, count)
+
+
+    def _list_findings(self, tools: list[ToolView], document: Document) -> Iterator[Finding]:
+        """The list rules' findings on the tools of one document."""
+        selection = self.selection
+        list_path = list_path_of(tools)
+        for r, surfaces in self.list_rules:
+            ctx = ListContext(tools, document, surfaces, selection.options, list_path)
+            for tool, hit in r.check(ctx):
+                if tool is None:
+                    doc, pointer, name = document, _pointer(hit.path), None
+                else:
+                    (doc, pointer), name = tool.locate(hit.path), tool.name
+                yield _finding(r, hit, doc, pointer, name, selection.severity_of(r, hit))
 
 
 def _refuse_lone_surrogates(document: Document) -> None:

@@ -171,7 +171,8 @@ def _pack(chunk: "Chunk", fields: tuple[str, ...], raw: dict[str, bytes] | None 
             document, pointer = view.locate((name,))
             documents.setdefault(document.path, document)
             located[name] = (document.path, pointer)
-        tools.append((view.document.path, view.pointer, view.format, data, located))
+        tools.append((view.document.path, view.pointer, view.format, data, located, view.effect_origin,
+                      view.contracts))
     texts = [(path, None if path in raw else document.text, path in chunk.documents)
              for path, document in documents.items()]
     findings = [(f.path, f.line, f.column, f.rule, f.name, int(f.severity), f.message, f.pointer, f.tool)
@@ -191,10 +192,10 @@ def _unpack(payload: tuple, raw: dict[str, bytes] | None = None, limits: Limits 
     light = {path: LightDocument(path, decode(raw[path]) if text is None else text, limits)
              for path, text, _ in texts}
     views = []
-    for path, pointer, format_, data, located in tools:
+    for path, pointer, format_, data, located, origin, contracts in tools:
         document = light[path]
         sources = {name: (light[at_path], at_pointer) for name, (at_path, at_pointer) in located.items()}
-        views.append(ToolView(data, document, pointer, sources, format_))
+        views.append(ToolView(data, document, pointer, sources, format_, effect_origin=origin, contracts=contracts))
     documents = {path: light[path] for path, _, loaded in texts if loaded}
     return Chunk(findings, documents, views, files)
 

@@ -195,6 +195,8 @@ def apply_overlay(tools: list[ToolView], provider: Document, overlay: Document) 
         if tool.name is not None:
             by_name.setdefault(tool.name, []).append(tool)
     provider_name = os.path.basename(provider.path)
+    for tool in tools:
+        tool.contracts = "listed"
     for name, entry in entries.items():
         entry_pointer = join_pointer("/tools", name)
         matches = by_name.get(name)
@@ -208,6 +210,8 @@ def apply_overlay(tools: list[ToolView], provider: Document, overlay: Document) 
             continue
         if not isinstance(entry, dict):
             continue  # the structure check reports it
+        for tool in matches:
+            tool.contracts = "entry"
         for field, value in entry.items():
             if field not in OVERLAY_FIELDS:
                 continue  # x- extensions are kept out; unknown fields are reported above

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
-from toolcontract.descriptor import ToolView
+from toolcontract.descriptor import ToolView, written_hints
 from toolcontract.schema_tools import SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS
 from toolcontract.sources.document import Document, join_pointer
 
@@ -304,7 +304,12 @@ def _read_mcp(document: Document, pointer: str, item: dict, problems: list[Probl
     b.take("description", item, "description", expect=str)
     b.take("input_schema", item, "inputSchema", expect=dict, required=True, what=_SCHEMA_WHAT)
     b.take("output_schema", item, "outputSchema", expect=dict, what=_SCHEMA_WHAT)
-    b.take("annotations", item, "annotations", expect=dict)
+    annotations = b.take("annotations", item, "annotations", expect=dict)
+    if isinstance(annotations, dict):
+        for key, value in written_hints(annotations).items():
+            if not isinstance(value, bool):  # a hint of the wrong type says nothing: no effect is derived
+                b.problem(f"`{key}` must be true or false, found {_kind(value)}: no effect class is derived "
+                          "from these annotations", "annotations", key)
     return b.view()
 
 

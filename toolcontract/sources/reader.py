@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from toolcontract.descriptor import ToolView
+from toolcontract.descriptor import ToolView, derive_effect
 from toolcontract.sources.document import Document
 
 FORMATS = ("native", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini")
@@ -47,8 +47,14 @@ class ReadResult:
         self.problems = [] if problems is None else problems
 
 
-def read_tools(document: Document, input_format: str | None = None, overlay: Document | None = None) -> ReadResult:
-    """The tools of a document, in `input_format` or the detected one, merged with an overlay."""
+def read_tools(document: Document, input_format: str | None = None, overlay: Document | None = None,
+               contracts_required: bool = False) -> ReadResult:
+    """The tools of a document, in `input_format` or the detected one, merged with an overlay.
+
+    A provider tool without an `effect` (in the file or the overlay) gets the one its MCP
+    annotations imply (`descriptor.derive_effect`), and its `contracts` level says how much of
+    our contract it is held to: "entry" with an overlay entry, "listed" in a file with an
+    overlay, "none" without one, "full" for every tool when `contracts_required`."""
     data = document.data
     if input_format is not None:
         if input_format not in FORMATS:
@@ -85,10 +91,16 @@ def read_tools(document: Document, input_format: str | None = None, overlay: Doc
 
     tools, problems = read_provider(document, kind)
     result = ReadResult(kind, tools, [Problem(document, pointer, message) for pointer, message in problems])
+    for tool in tools:
+        tool.contracts = "none"
     if overlay is not None:
         from toolcontract.sources.overlay import apply_overlay
 
-        result.problems.extend(apply_overlay(tools, document, overlay))
+        result.problems.extend(apply_overlay(tools, document, overlay))  # marks tools "listed" or "entry"
+    for tool in tools:
+        derive_effect(tool)
+        if contracts_required:
+            tool.contracts = "full"
     return result
 
 

@@ -24,7 +24,7 @@ OTHER_FAMILIES = (
     "toolcontract.assess.conversation",  # TC8xx: conversation rules, run by assess
 )
 # the scopes of the rules lint runs on files (see toolcontract.lint.engine.Rule)
-FILE_SCOPES = frozenset(("load", "document", "tool", "set"))
+FILE_SCOPES = frozenset(("load", "document", "tool", "list", "set"))
 
 _loaded: set[bool] = set()
 

@@ -65,13 +65,14 @@ def purpose_missing(tool: ToolView) -> Iterator[Hit]:
         Bad("toolcontract: 1\nname: weather_current\neffect: read\nnon_goals: []\n", line=4),
         Good(_FULL),
     ),
+    contract=True,
 )
 def non_goals_missing(tool: ToolView) -> Iterator[Hit]:
     effect = tool.effect
     severity = Severity.ERROR if effect is not None and effect.consequential else None
     goals = tool.get("non_goals")
     if "non_goals" not in tool.data:
-        extra = f" (required for the consequential effect {effect.value})" if severity else ""
+        extra = f" (required for the consequential effect {tool.effect_label})" if severity else ""
         yield Hit((), f"no `non_goals`: list what the tool does not do{extra}", anchor="value", severity=severity)
     elif isinstance(goals, list) and not [g for g in goals if isinstance(g, str) and g.strip()]:
         yield Hit(("non_goals",), "`non_goals` is empty: list what the tool does not do", severity=severity)

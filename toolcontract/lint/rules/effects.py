@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from toolcontract.descriptor import ToolView, name_words
+from toolcontract.descriptor import ToolView, effect_from_annotations, name_words
 from toolcontract.lint.engine import Bad, Good, Hit, rule
 from toolcontract.model import Effect, Severity
 from toolcontract.sources.document import split_pointer
+from toolcontract.sources.providers import LABELS
 
 EFFECTS = ", ".join(e.value for e in Effect)
 
@@ -52,6 +53,14 @@ target: {id: /document_id, version: /expected_version}
 """
 
 
+_MCP_TOOL = """\
+tools:
+  - name: weather_current
+    description: Report the current weather at one named place.
+    inputSchema: {type: object, properties: {city: {type: string}}}
+"""
+
+
 @rule(
     id="TC301",
     name="effect-missing",
@@ -60,21 +69,72 @@ target: {id: /document_id, version: /expected_version}
     rationale=(
         "The effect class decides everything downstream: whether a call needs approval, whether a "
         "timeout may be retried, whether a success must be read back. A tool without one can only be "
-        "treated as the worst case, and usually is treated as the best."
+        "treated as the worst case, and usually is treated as the best.\n\n"
+        "A provider tool takes its effect class from its contract overlay (`X.contract.yaml` beside "
+        "`X.json`) or, without one there, from its MCP annotations, reading absent hints with MCP's "
+        "defaults (readOnlyHint false, destructiveHint true, openWorldHint true):\n\n"
+        "| annotations | effect |\n"
+        "|---|---|\n"
+        "| `readOnlyHint: true` | read |\n"
+        "| otherwise, `openWorldHint: true` written | open_world |\n"
+        "| otherwise, `destructiveHint: false` written | reversible_write |\n"
+        "| otherwise (any hint written) | irreversible_write |\n\n"
+        "Findings that depend on a derived effect say so (`read (from readOnlyHint)`). Without an effect "
+        "from any source, the rule is judged by what the file's format can hold: an error in a native "
+        "descriptor, in a provider file that has an overlay, and everywhere when the configuration says "
+        "`contracts = \"required\"`; a warning in an MCP list (which can hold the hints); information "
+        "in OpenAI, Anthropic and Gemini lists, which have no place for an effect."
     ),
     examples=(
         Bad("toolcontract: 1\nname: weather_current\n", line=1),
         Bad("toolcontract: 1\nname: weather_current\neffect: write\n", line=3),
+        Bad(_MCP_TOOL, line=2, note="an MCP tool without hints: a warning"),
         Good("toolcontract: 1\nname: weather_current\neffect: read\n"),
+        Good(_MCP_TOOL + "    annotations: {readOnlyHint: true}\n", note="read, derived from readOnlyHint"),
     ),
 )
 def effect_missing(tool: ToolView) -> Iterator[Hit]:
-    if "effect" not in tool.data:
-        yield Hit((), f"no `effect`: classify the tool as one of {EFFECTS}", anchor="value")
+    if "effect" in tool.data:
+        value = tool.get("effect")
+        if isinstance(value, str) and Effect.of(value) is None:
+            yield Hit(("effect",), f"effect {value!r} is not one of {EFFECTS}")
         return
-    value = tool.get("effect")
-    if isinstance(value, str) and Effect.of(value) is None:
-        yield Hit(("effect",), f"effect {value!r} is not one of {EFFECTS}")
+    if tool.format == "native":
+        implied = effect_from_annotations(tool.get("annotations"))
+        hint = ""
+        if implied is not None:
+            hint = (f" (its annotations imply {implied[0].value}: write `effect: {implied[0].value}`; a native "
+                    "descriptor declares its effect class)")
+        yield Hit((), f"no `effect`: classify the tool as one of {EFFECTS}{hint}", anchor="value")
+        return
+    overlay = overlay_name(tool.document.path)
+    level = tool.contracts
+    if level == "listed":
+        yield Hit((), f"no `effect`: the tool has no entry in {overlay}; add one with its effect class "
+                  f"({EFFECTS})", anchor="value")
+    elif level in ("full", "entry"):
+        yield Hit((), f"no `effect`: give the tool's effect class ({EFFECTS}) in its entry in {overlay}",
+                  anchor="value")
+    elif tool.format == "mcp":
+        yield Hit((), f"no effect class and no MCP hint to derive one from: set `annotations.readOnlyHint: true` "
+                  "for a tool that changes nothing (or `destructiveHint` / `openWorldHint` for one that does), "
+                  f"or give `effect:` in an entry in {overlay}", anchor="value", severity=Severity.WARNING)
+    else:
+        label = LABELS.get(tool.format, tool.format)
+        yield Hit((), f"no effect class: {label} tools have no place for one; give `effect:` in an entry in "
+                  f"{overlay} so that approval and assess can tell reads from writes", anchor="value",
+                  severity=Severity.INFO)
+
+
+def overlay_name(path: str) -> str:
+    """How a message names the contract overlay of a provider file: `tools.contract.yaml`."""
+    import os
+
+    base = os.path.basename(path)
+    stem, suffix = os.path.splitext(base)
+    if suffix.lower() in (".json", ".yaml", ".yml") and stem:
+        return f"`{stem}.contract.yaml` (a contract overlay beside {base})"
+    return "a contract overlay (save the list with `toolcontract convert ... -o X.json`, then write X.contract.yaml beside it)"
 
 
 @rule(
@@ -136,7 +196,7 @@ def name_effect_mismatch(tool: ToolView) -> Iterator[Hit]:
         return
     verbs = [w for w in words if w in WRITE_VERBS]
     if verbs:
-        yield Hit(("effect",), f"name {name!r} says {verbs[0]!r}, but the effect is {effect.value}")
+        yield Hit(("effect",), f"name {name!r} says {verbs[0]!r}, but the effect is {tool.effect_label}")
 
 
 @rule(
@@ -154,12 +214,13 @@ def name_effect_mismatch(tool: ToolView) -> Iterator[Hit]:
         Good("toolcontract: 1\nname: invoice_mark_paid\neffect: irreversible_write\n"
              "observation: Read the invoice back and check its status is paid.\n"),
     ),
+    contract=True,
 )
 def observation_missing(tool: ToolView) -> Iterator[Hit]:
     effect = tool.effect
     if effect is not None and effect.consequential and not tool.text("observation"):
         where = ("observation",) if "observation" in tool.data else ()
-        yield Hit(where, f"the effect is {effect.value} but there is no `observation`: say how the effect is read back",
+        yield Hit(where, f"the effect is {tool.effect_label} but there is no `observation`: say how the effect is read back",
                   anchor="value")
 
 
@@ -178,6 +239,7 @@ def observation_missing(tool: ToolView) -> Iterator[Hit]:
             "target: {id: /document_id}\n", line=4),
         Good(_GOOD_WRITE),
     ),
+    contract=True,
 )
 def target_version_missing(tool: ToolView) -> Iterator[Hit]:
     if tool.effect not in (Effect.REVERSIBLE_WRITE, Effect.IRREVERSIBLE_WRITE):
@@ -186,7 +248,7 @@ def target_version_missing(tool: ToolView) -> Iterator[Hit]:
     if isinstance(target, dict) and isinstance(target.get("version"), str):
         return
     where = ("target",) if isinstance(target, dict) else ()
-    yield Hit(where, f"{tool.effect.value} tool without `target.version`: name the argument that carries the "
+    yield Hit(where, f"{tool.effect_label} tool without `target.version`: name the argument that carries the "
               "version observed before the write", anchor="key" if where else "value")
 
 

@@ -133,6 +133,7 @@ def name_vague(tool: ToolView) -> Iterator[Hit]:
         Bad("toolcontract: 1\nname: weather_current\nversion: 1.2\neffect: read\n", line=3),
         Good("toolcontract: 1\nname: weather_current\nversion: 1.2.0\neffect: read\n"),
     ),
+    contract=True,
 )
 def version_missing(tool: ToolView) -> Iterator[Hit]:
     if "version" not in tool.data:
