@@ -914,6 +914,7 @@ def test_provider_members_without_a_native_field_are_warned_about(runner, tmp_pa
     assert result.exit_code == 0
     assert json.loads(result.stdout) == {
         "toolcontract": 1, "name": "get_weather", "title": "Weather", "description": "Current weather at one place.",
+        "effect": "read",  # derived from readOnlyHint
         "input_schema": MCP_LIST["tools"][0]["inputSchema"], "annotations": {"readOnlyHint": True, "openWorldHint": True},
     }
     fields = [line.split(": field ", 1)[1].split(":", 1)[0] for line in result.stderr.splitlines()]

@@ -220,7 +220,10 @@ def convert_command(
         text, notes, warnings = document.text, [], []
     else:
         views, notes = _convert_read(label, document, overlay, input_format)
-        result = convert([view.data for view in views], to.value)
+        # an effect derived from MCP hints is written as an effect class in our format; other targets
+        # keep the hints it came from as they are (deriving hints back from it would invent some)
+        result = convert([view.data if to is ConvertTarget.native or view.effect_origin is None
+                          else {k: v for k, v in view.data.items() if k != "effect"} for view in views], to.value)
         warnings = [w for index, view in enumerate(views) for w in unread_fields(view, index)] + result.warnings
         as_yaml = to is ConvertTarget.native and output is not None and output.lower().endswith((".yaml", ".yml"))
         try:

@@ -73,15 +73,19 @@ class Rule(Record):
     non-goals, observation, target): on a provider tool it runs only when the tool has an
     overlay entry, and then at most as a warning, unless contracts are required (see
     descriptor.CONTRACT_LEVELS).
+    `once_per_copy`: a finding about a subschema that several tools of one file carry word for
+    word (the same `owner` property in 40 tools) is reported once, at its first copy, naming how
+    many other tools share it.
     Rules compare equal by everything but `check`.
     """
 
     __slots__ = ("id", "name", "summary", "rationale", "severity", "examples", "scope", "check", "surfaces", "reads",
-                 "contract")
+                 "contract", "once_per_copy")
 
     def __init__(self, id: str, name: str, summary: str, rationale: str, severity: Severity,
                  examples: tuple[Bad | Good, ...], scope: str = "tool", check: Callable | None = None,
-                 surfaces: tuple[str, ...] = (), reads: tuple[str, ...] = (), contract: bool = False):
+                 surfaces: tuple[str, ...] = (), reads: tuple[str, ...] = (), contract: bool = False,
+                 once_per_copy: bool = False):
         self.id = id
         self.name = name
         self.summary = summary
@@ -93,6 +97,7 @@ class Rule(Record):
         self.surfaces = surfaces
         self.reads = reads
         self.contract = contract
+        self.once_per_copy = once_per_copy
 
     def _compared(self) -> tuple:
         return tuple(getattr(self, name) for name in self.__slots__ if name != "check")
@@ -136,6 +141,7 @@ def rule(
     surfaces: tuple[str, ...] = (),
     reads: tuple[str, ...] = (),
     contract: bool = False,
+    once_per_copy: bool = False,
 ) -> Callable:
     """Register the decorated function as the check of a new rule."""
 
@@ -148,7 +154,7 @@ def rule(
         if scope == "set" and not reads:
             raise ValueError(f"rule {id}: a set rule names the fields it reads (`reads`)")
         REGISTRY[id] = Rule(id, name, summary, rationale, severity, examples, scope, check, tuple(surfaces),
-                            tuple(reads), contract)
+                            tuple(reads), contract, once_per_copy)
         return check
 
     return register
@@ -480,11 +486,13 @@ class _Plan(MutableRecord):
                 for problem in read.problems:
                     problem_document, pointer, message = problem
                     hit = Hit(message=message, anchor=getattr(problem, "anchor", "auto"))
-                    findings.append(_finding(structure_rule, hit, problem_document, pointer, None,
+                    findings.append(_finding(structure_rule, hit, problem_document, pointer,
+                                             _tool_at(read.tools, problem_document, pointer),
                                              selection.severity_of(structure_rule, hit)))
             tools = read.tools
             views.extend(tools)
-            for tool in tools:
+            copies: list[tuple[int, Finding]] | None = [] if len(tools) > 1 else None
+            for index, tool in enumerate(tools):
                 # a contract rule runs on a provider tool only with an overlay entry, and then warns at most
                 level = tool.contracts
                 cap = Severity.WARNING if level == "entry" else None
@@ -494,7 +502,13 @@ class _Plan(MutableRecord):
                     for hit in (r.check(tool, surfaces) if r.surfaces else r.check(tool)):
                         doc, pointer = tool.locate(hit.path)
                         severity = selection.severity_of(r, hit, cap if r.contract else None)
-                        findings.append(_finding(r, hit, doc, pointer, tool.name, severity))
+                        finding = _finding(r, hit, doc, pointer, tool.name, severity)
+                        if copies is not None and r.once_per_copy:
+                            copies.append((index, finding))
+                        else:
+                            findings.append(finding)
+            if copies:
+                findings.extend(_once_per_copy(copies, document))
             if tools and self.list_rules:
                 findings.extend(self._list_findings(tools, document))
         return Chunk(findings, documents, views, count)
@@ -512,6 +526,64 @@ class _Plan(MutableRecord):
                 else:
                     (doc, pointer), name = tool.locate(hit.path), tool.name
                 yield _finding(r, hit, doc, pointer, name, selection.severity_of(r, hit))
+
+
+def _tool_at(tools: list[ToolView], document: Document, pointer: str) -> str | None:
+    """The name of the tool whose entry holds `pointer` (a structure problem inside it), or None."""
+    for tool in tools:
+        if tool.document is document and (pointer == tool.pointer or pointer.startswith(tool.pointer + "/")) \
+                and (tool.pointer or len(tools) == 1):
+            return tool.name
+    if document.path != (tools[0].document.path if tools else None):  # an overlay: its entries are keyed by name
+        from toolcontract.sources.document import split_pointer
+
+        tokens = split_pointer(pointer)
+        if len(tokens) >= 2 and tokens[0] == "tools" and any(t.name == tokens[1] for t in tools):
+            return tokens[1]
+    return None
+
+
+def _once_per_copy(found: list[tuple[int, Finding]], document: Document) -> list[Finding]:
+    """Findings of `once_per_copy` rules on the tools of one file (tool index, finding): one finding
+    per (rule, message, subschema text) among different tools, the first, naming how many other
+    tools carry the same subschema. Copies within one tool are kept: they are separate places."""
+    import json
+
+    from toolcontract.sources.document import resolve_pointer, split_pointer
+
+    groups: dict[tuple, list[tuple[int, Finding]]] = {}
+    order: list[tuple] = []
+    for index, finding in found:
+        pointer = finding.pointer
+        if pointer.endswith(("/additionalProperties", "/unevaluatedProperties")):
+            pointer = pointer.rsplit("/", 1)[0]  # the object it belongs to
+        present, value = resolve_pointer(document.data, pointer) if finding.path == document.path else (False, None)
+        if not present:
+            key: tuple = (id(finding),)
+        else:
+            try:
+                text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
+            except (TypeError, ValueError, RecursionError):
+                text = repr(id(finding))
+            key = (finding.rule, finding.message, text, split_pointer(pointer)[-1:])
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append((index, finding))
+    kept: list[Finding] = []
+    for key in order:
+        members = groups[key]
+        first_tool = members[0][0]
+        others = {index for index, _ in members if index != first_tool}
+        for index, finding in members:
+            if index != first_tool:
+                continue
+            if others:
+                n = len(others)
+                finding = finding._replace(message=f"{finding.message} (the same schema is in {n} other "
+                                                   f"tool{'s' * (n != 1)} of this file; reported once)")
+            kept.append(finding)
+    return kept
 
 
 def _refuse_lone_surrogates(document: Document) -> None:

@@ -44,8 +44,12 @@ def purpose_missing(tool: ToolView) -> Iterator[Hit]:
         if tool.text("purpose") is None:
             yield Hit(("purpose",), "`purpose` is empty: say in one sentence what the tool is for")
         return
-    if tool.format != "native" and tool.text("description") is not None:
-        return  # a provider format has no purpose field: its description stands in
+    if tool.format != "native":
+        if tool.text("description") is None:  # a provider format has no purpose field: its description stands in
+            where = ("description",) if "description" in tool.data else ()
+            yield Hit(where, "no `description`: the model sees only the name and the schema; say what the tool is "
+                      "for and when to use it", anchor="value")
+        return
     yield Hit((), "no `purpose`: say in one sentence what the tool is for", anchor="value")
 
 

@@ -8,6 +8,7 @@ from typing import Iterator
 from toolcontract.descriptor import ToolView, name_words
 from toolcontract.lint.engine import Bad, Good, Hit, rule
 from toolcontract.model import Severity
+from toolcontract.surfaces import FAMILY_LABEL, FORMAT_FAMILY, NAME_RULES, PORTABLE_NAME, name_problem
 
 NAME_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
 # SemVer 2.0.0, the regular expression published at semver.org; compiled on the first version that
@@ -49,24 +50,44 @@ def _base(tool: ToolView) -> str:
     id="TC101",
     name="name-format",
     severity=Severity.ERROR,
-    summary="The tool name is not portable snake_case (^[a-z][a-z0-9_]{0,63}$).",
+    summary="A native descriptor's name is not snake_case; a provider tool's name breaks its own surface's rule.",
     rationale=(
         "Every provider restricts tool names, and not in the same way: OpenAI and Anthropic accept "
-        "^[a-zA-Z0-9_-]{1,64}$ (Anthropic up to 128 in some surfaces), Gemini disallows leading digits and "
-        "some punctuation, MCP clients prefix server names and some reject dots. Lower-case letters, digits "
-        "and underscores, starting with a letter and at most 64 long, pass everywhere, and stay stable when "
-        "a tool moves between surfaces or is logged."
+        "^[a-zA-Z0-9_-]{1,64}$, Gemini wants a letter or `_` first and allows `. : -` up to 128, MCP allows "
+        "`A-Za-z0-9_-.` up to 128. A native descriptor is ours: its name is the portable, log-stable "
+        "snake_case ^[a-z][a-z0-9_]{0,63}$, which passes everywhere. A tool in a provider file is judged by "
+        "that file's own surface: an error when the surface refuses the name (a dot in an OpenAI tool name is "
+        "a 400 from the API), a warning when the surface accepts it but another surface would not (a dotted "
+        "MCP name that an OpenAI or Anthropic client cannot pass on; the portable subset is "
+        "^[A-Za-z_][A-Za-z0-9_-]{0,63}$). camelCase and hyphens are never findings in provider files: every "
+        "surface accepts them."
     ),
     examples=(
         Bad("toolcontract: 1\nname: Weather.Current\neffect: read\n", line=2),
         Bad("toolcontract: 1\neffect: read\nname: weather-current\n", line=3),
+        Bad("tools:\n  - type: function\n    function: {name: weather.current, parameters: {type: object}}\n",
+            line=3, note="OpenAI refuses a dot: an error"),
+        Bad("tools:\n  - name: weather.current\n    inputSchema: {type: object}\n", line=2,
+            note="MCP accepts a dot, OpenAI and Anthropic do not: a warning"),
         Good("toolcontract: 1\nname: weather_current\neffect: read\n"),
+        Good("tools:\n  - name: getWeather-current\n    inputSchema: {type: object}\n",
+             note="camelCase and hyphens in a provider file"),
     ),
 )
 def name_format(tool: ToolView) -> Iterator[Hit]:
     name = tool.get("name")
     if not isinstance(name, str):
         return  # TC002 reports a missing or non-string name
+    family = FORMAT_FAMILY.get(tool.format)
+    if family is not None:
+        pattern, _ = NAME_RULES[family]
+        label = FAMILY_LABEL[family]
+        if not pattern.match(name):
+            yield Hit(("name",), f"name {name!r} is refused by {label}: {name_problem(name, family)}")
+        elif not PORTABLE_NAME.match(name):
+            yield Hit(("name",), f"name {name!r} works on {label} but not on every surface: "
+                      f"{name_problem(name, 'portable')}", severity=Severity.WARNING)
+        return
     if not NAME_PATTERN.match(name):
         reasons = []
         if not name:
@@ -144,6 +165,23 @@ def version_missing(tool: ToolView) -> Iterator[Hit]:
         yield Hit(("version",), f"version {version!r} is not SemVer (MAJOR.MINOR.PATCH, e.g. 1.2.0)")
 
 
+def _list_key(tool: ToolView) -> str:
+    """The tool list a tool belongs to: its provider file (with its overlay) or live server; every
+    native descriptor of the run together (a project's own tools are one set)."""
+    return "" if tool.format == "native" else tool.document.path
+
+
+def _name_line(tool: ToolView) -> str:
+    document, pointer = tool.locate(("name",))
+    return f"{document.path}:{document.locate(pointer)[0]}"
+
+
+def _also(places: list[ToolView], count: int) -> str:
+    """`a.yaml:4`, `a.yaml:4 and 1 more`: the first other place and how many more; never the whole list."""
+    more = count - 1
+    return _name_line(places[0]) + (f" and {more} more" if more else "")
+
+
 def _name_duplicates(tools: list[ToolView]) -> Iterator[tuple[ToolView, Hit]]:
     by_name: dict[str, list[ToolView]] = {}
     for tool in tools:
@@ -152,23 +190,36 @@ def _name_duplicates(tools: list[ToolView]) -> Iterator[tuple[ToolView, Hit]]:
     for name, group in by_name.items():
         if len(group) < 2:
             continue
+        lists: dict[str, list[ToolView]] = {}
         for tool in group:
-            others = [t for t in group if t is not tool]
-            where = ", ".join(
-                f"{o.document.path}:{o.document.locate(o.locate(('name',))[1])[0]}" for o in others
-            )
-            yield tool, Hit(("name",), f"tool name {name!r} is also used at {where}")
+            lists.setdefault(_list_key(tool), []).append(tool)
+        for members in lists.values():  # within one list: calls reach one of them
+            if len(members) < 2:
+                continue
+            for index, tool in enumerate(members):
+                other = members[1] if index == 0 else members[0]
+                yield tool, Hit(("name",), f"tool name {name!r} is also defined at {_also([other], len(members) - 1)}"
+                                           ": a call by this name reaches only one of them")
+        if len(lists) > 1:  # across servers or files: one note per name, at its first place in the second list
+            firsts = [members[0] for members in lists.values()]
+            yield firsts[1], Hit(("name",), f"tool name {name!r} is also defined in another tool list at "
+                                            f"{_also([firsts[0]], len(firsts) - 1)}: a client that loads both sees "
+                                            f"two {name!r} tools",
+                                 severity=Severity.INFO)
 
 
 rule(
     id="TC104",
     name="name-duplicate",
     severity=Severity.ERROR,
-    summary="Two descriptors in the linted set share a name.",
+    summary="Two tools of one tool list (or two native descriptors) share a name.",
     rationale=(
-        "Calls are routed by name. Two tools with one name means a model's call reaches whichever the "
-        "client registered last, and an allow-list entry admits both. Every place the name is used is "
-        "reported."
+        "Calls are routed by name. Two tools with one name in one tool list (a provider file with its "
+        "overlay, a live server, a native `tools:` file) or among a project's native descriptors means a "
+        "model's call reaches whichever the client registered last, and an allow-list entry admits both: an "
+        "error at every place the name is used. The same name in two different tool lists (two servers) is "
+        "information: a client that loads both sees two tools of that name, and MCP asks aggregators to "
+        "disambiguate them. Each message names the first other place and how many more there are."
     ),
     examples=(
         Bad(

@@ -20,6 +20,7 @@ from toolcontract.descriptor import ToolView
 from toolcontract.lint.engine import Bad, Good, Hit, rule
 from toolcontract.lint.rules.schema import Node, Walk, resolve_ref, walk
 from toolcontract.model import Effect, Severity
+from toolcontract.surfaces import NAME_RULES, name_problem, surface_family
 from toolcontract.schema_tools import types_of
 from toolcontract.sources.document import join_pointer
 
@@ -112,35 +113,12 @@ def _with_property(line: str, required: str = "[city]") -> str:
 
 # ------------------------------------------------------------------ names
 
-# surface -> (pattern, what it allows); Anthropic and OpenAI read names the same way
-_NAME_RULES: dict[str, tuple[re.Pattern, str]] = {
-    "openai": (re.compile(r"[A-Za-z0-9_-]{1,64}\Z"), "A-Z a-z 0-9 _ - only, 1 to 64 characters"),
-    "anthropic": (re.compile(r"[A-Za-z0-9_-]{1,64}\Z"), "A-Z a-z 0-9 _ - only, 1 to 64 characters"),
-    "gemini": (re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}\Z"),
-               "a letter or _ first, then A-Z a-z 0-9 _ . : -, at most 128 characters"),
-    "mcp": (re.compile(r"[A-Za-z0-9_.-]{1,128}\Z"), "A-Z a-z 0-9 _ - . only, 1 to 128 characters (a SHOULD)"),
-}
-
-
-def _family(surface: str) -> str:
-    return surface.removesuffix("-strict")
+_NAME_RULES = NAME_RULES
+_family = surface_family
 
 
 def _name_problem(name: str, family: str) -> str:
-    pattern, allowed = _NAME_RULES[family]
-    limit = 128 if family in ("gemini", "mcp") else 64
-    charset = {"openai": "_-", "anthropic": "_-", "gemini": "_.:-", "mcp": "_.-"}[family]
-    reasons = []
-    if not name:
-        reasons.append("it is empty")
-    if len(name) > limit:
-        reasons.append(f"it is {len(name)} characters long")
-    if family == "gemini" and name and not (name[0].isascii() and (name[0].isalpha() or name[0] == "_")):
-        reasons.append(f"it starts with {name[0]!r}")
-    bad = sorted({c for c in name if not (c.isascii() and (c.isalnum() or c in charset))})
-    if bad:
-        reasons.append("it contains " + ", ".join(repr(c) for c in bad[:8]))
-    return f"{' and '.join(reasons) or 'it does not match'} (allowed: {allowed})"
+    return name_problem(name, family)
 
 
 @rule(

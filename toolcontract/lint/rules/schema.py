@@ -628,6 +628,7 @@ def _json(value: Any) -> str:
                               "{type: string}\n      description: Free-form labels for the request.\n  required"),
              note="a typed map"),
     ),
+    once_per_copy=True,
 )
 def additional_properties_open(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
@@ -680,6 +681,7 @@ def additional_properties_open(tool: ToolView) -> Iterator[Hit]:
         Bad(_WEATHER.replace("{type: string, description: City name such as Lisbon.}", "{type: string}"), line=7),
         Good(_WEATHER),
     ),
+    once_per_copy=True,
 )
 def property_undocumented(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
@@ -1134,6 +1136,7 @@ def pattern_invalid(tool: ToolView) -> Iterator[Hit]:
         Good(_WEATHER.replace("{type: string, description", "{anyOf: [{type: string}, {type: integer}], description"),
              note="every branch is typed"),
     ),
+    once_per_copy=True,
 )
 def property_untyped(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
