@@ -347,3 +347,15 @@ def test_convert_of_a_missing_command_is_exit_2(runner, tmp_path):
     assert_one_line_error(result.stderr)
     assert result.stderr.startswith("mcp-stdio:toolcontract-no-such-server:1:1: cannot start server")
     assert not out.exists()
+
+
+@needs_time
+def test_live_positions_are_those_of_the_list_convert_saves(runner, tmp_path):
+    """`lint --mcp-stdio` places findings in the exact tools/list JSON `convert --mcp-stdio -o FILE` writes."""
+    out = tmp_path / "time-tools.json"
+    assert run(runner, "convert", "--mcp-stdio", TIME, "-o", out).exit_code == 0
+    live = json.loads(run(runner, "lint", "--mcp-stdio", TIME, "--format", "json", "--exit-zero").stdout)["findings"]
+    saved = json.loads(run(runner, "lint", out, "--format", "json", "--exit-zero").stdout)["findings"]
+    assert live, "the time server's tools give findings to compare"
+    assert [(f["line"], f["column"], f["rule"], f["pointer"], f["tool"]) for f in live] == \
+        [(f["line"], f["column"], f["rule"], f["pointer"], f["tool"]) for f in saved]
