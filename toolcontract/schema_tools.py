@@ -240,11 +240,81 @@ _LINEAR = jsonschema_rs.RegexOptions()
 _BOUNDED = jsonschema_rs.FancyRegexOptions(backtrack_limit=10_000)
 
 
-def instance_errors(validator: jsonschema_rs.Validator, instance: Any) -> list[tuple[tuple, str]]:
-    """Every error of an instance, as (path into the instance, message)."""
+# Explaining errors is bounded: jsonschema-rs copies the failing instance into every error it
+# reports, so an object-level keyword (propertyNames, required, dependentRequired, ...) failing for
+# each of N keys of an N-key object costs O(N^2) time and memory (4,000 keys: 2.5 GB). Values of up
+# to SMALL_INSTANCE nodes get every error listed (then at most MAX_EXPLAINED); larger ones get the
+# first error (one copy) and a note. Each message is cut to MAX_MESSAGE characters.
+MAX_EXPLAINED = 20
+SMALL_INSTANCE = 256
+MAX_MESSAGE = 300
+
+
+class Explained(list):
+    """Errors of one instance, as (path into the instance, message), at most MAX_EXPLAINED;
+    `note` says what was left out ("" when nothing was)."""
+
+    note = ""
+
+
+def _nodes_over(value: Any, budget: int) -> bool:
+    """Whether `value` has more than `budget` nodes (containers and scalars); stops counting there."""
+    stack, count = [value], 0
+    while stack:
+        item = stack.pop()
+        count += 1
+        if count > budget:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+            count += len(item)  # the keys
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def short_message(message: str, limit: int = MAX_MESSAGE) -> str:
+    """A validator's message cut to `limit` characters (it may quote a large value whole)."""
+    return message if len(message) <= limit else f"{message[: limit - 60]} ... {message[-50:]}"
+
+
+def explain_errors(validator: jsonschema_rs.Validator, instance: Any, limit: int = MAX_EXPLAINED) -> Explained:
+    """The errors of an instance, bounded in number, size and cost (see MAX_EXPLAINED)."""
+    found = Explained()
     if validator.is_valid(instance):  # the common case, without building error objects
+        return found
+    if _nodes_over(instance, SMALL_INSTANCE):
+        try:
+            validator.validate(instance)
+        except jsonschema_rs.ValidationError as error:
+            found.append((tuple(error.instance_path), short_message(error.message)))
+        found.note = "further errors are not listed: the value is too large to explain every error"
+        return found
+    errors = list(validator.iter_errors(instance))
+    found.extend((tuple(e.instance_path), short_message(e.message)) for e in errors[:limit])
+    if len(errors) > limit:
+        more = len(errors) - limit
+        found.note = f"and {more} more error{'s' * (more != 1)}"
+    return found
+
+
+def error_objects(validator: jsonschema_rs.Validator, instance: Any) -> list:
+    """The validator's error objects for an instance, for callers that read their details (`kind`):
+    every one for a value of up to SMALL_INSTANCE nodes, else only the first (see MAX_EXPLAINED)."""
+    if validator.is_valid(instance):
         return []
-    return [(tuple(e.instance_path), e.message) for e in validator.iter_errors(instance)]
+    if _nodes_over(instance, SMALL_INSTANCE):
+        try:
+            validator.validate(instance)
+        except jsonschema_rs.ValidationError as error:
+            return [error]
+        return []
+    return list(validator.iter_errors(instance))
+
+
+def instance_errors(validator: jsonschema_rs.Validator, instance: Any) -> list[tuple[tuple, str]]:
+    """The errors of an instance, as (path into the instance, message): explain_errors without its note."""
+    return list(explain_errors(validator, instance))
 
 
 @functools.lru_cache(maxsize=4096)

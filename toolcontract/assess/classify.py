@@ -182,12 +182,16 @@ def classify(admission: Admission, record: Record | None, observation: Observati
     if tool.output_problem:
         unverified.append(f"the return's shape (output_schema cannot be used: {tool.output_problem})")
     elif tool.output_validator is not None:
-        errors = [f"{'/' + '/'.join(map(str, e.instance_path)) if e.instance_path else '/'}: {e.message}"
-                  for e in tool.output_validator.iter_errors(record.result)]
+        from toolcontract.schema_tools import explain_errors
+
+        explained = explain_errors(tool.output_validator, record.result)  # bounded: at most 20, never quadratic
+        errors = [f"{'/' + '/'.join(map(str, path)) if path else '/'}: {message}" for path, message in explained]
+        if explained.note:
+            errors.append(explained.note)
         if errors:
             effect = _failure_effect(consequential, sent, readback)
             return _done(Outcome.FAILED, effect, _failed_next(effect),
-                         ["the return does not match output_schema", *errors[:20], *_effect_reason(effect)], unverified)
+                         ["the return does not match output_schema", *errors, *_effect_reason(effect)], unverified)
     if not consequential:
         return _done(Outcome.SUCCEEDED, EffectState.NONE, NextStep.NONE,
                      [f"a {tool.effect_value} tool returned: the return suffices" if tool.effect else "returned"],

@@ -180,12 +180,14 @@ def shape_gate(call: Call) -> Verdict:
         return _pass(Gate.SHAPE, "argument shape (the tool has no input_schema)")
     if validator.is_valid(call.arguments):  # no error objects to build for a valid call
         return _PASS_SHAPE
-    issues = tuple(
-        {"pointer": join_pointer("", *error.instance_path), "message": error.message}
-        for error in validator.iter_errors(call.arguments)
-    )
+    from toolcontract.schema_tools import explain_errors
+
+    explained = explain_errors(validator, call.arguments)  # bounded: at most 20, never quadratic
+    issues = tuple({"pointer": join_pointer("", *path), "message": message} for path, message in explained)
     if issues:
         reasons = tuple(f"{i['pointer'] or '/'}: {i['message']}" for i in issues)
+        if explained.note:
+            reasons += (explained.note,)
         return _refuse(Gate.SHAPE, Outcome.REJECTED, *reasons, issues=issues)
     return _PASS_SHAPE
 

@@ -49,9 +49,13 @@ def _validators():
 def _first_error(validator, value: Any) -> tuple[tuple, str] | None:
     if validator.is_valid(value):
         return None
-    errors = sorted(validator.iter_errors(value), key=lambda e: (-len(e.instance_path), e.message))
+    from toolcontract.schema_tools import error_objects
+
+    errors = sorted(error_objects(validator, value), key=lambda e: (-len(e.instance_path), e.message))
     error = errors[0]
-    return tuple(error.instance_path), error.message
+    from toolcontract.schema_tools import short_message
+
+    return tuple(error.instance_path), short_message(error.message)
 
 
 def _as_id(value: Any) -> str | None:

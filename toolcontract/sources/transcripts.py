@@ -506,17 +506,19 @@ def load_context(path: str, limits: Limits = DEFAULT_LIMITS) -> TranscriptContex
     rest = {k: v for k, v in data.items() if k != "targets"}
     if not isinstance(targets, list):
         fail(targets_base + "/targets", "`targets` must be a list of target snapshots")
+    from toolcontract.schema_tools import error_objects, short_message
+
     validator = _context_validator()
-    error = _best_error(validator.iter_errors(rest))
+    error = _best_error(error_objects(validator, rest))
     if error is not None:
-        fail(join_pointer(base, *error.instance_path), error.message)
+        fail(join_pointer(base, *error.instance_path), short_message(error.message))
     for index, target in enumerate(targets):
         where = join_pointer(targets_base + "/targets", index)
         if not isinstance(target, dict):
             fail(where, f"targets entry {index + 1}: a target snapshot must be a mapping")
-        problem = _best_error(validator.iter_errors({"target": target}))
+        problem = _best_error(error_objects(validator, {"target": target}))
         if problem is not None:
-            fail(join_pointer(where, *list(problem.instance_path)[1:]), f"targets entry {index + 1}: {problem.message}")
+            fail(join_pointer(where, *list(problem.instance_path)[1:]), f"targets entry {index + 1}: {short_message(problem.message)}")
     return context_from_mapping(rest, targets)
 
 

@@ -21,7 +21,7 @@ from toolcontract.schema_tools import (
     SchemaError,
     accepts,
     compile_validator,
-    instance_errors,
+    explain_errors,
     linear_pattern,
     metaschema_errors,
     types_of,
@@ -887,12 +887,13 @@ def example_invalid(tool: ToolView) -> Iterator[Hit]:
         if not isinstance(example, dict):
             continue  # TC002
         try:
-            errors = instance_errors(validator, example)
+            errors = explain_errors(validator, example)  # bounded: at most 20, never quadratic
         except (ValueError, TypeError, OverflowError):
             continue  # a value JSON cannot hold
-        for at, message in errors:
+        for n, (at, message) in enumerate(errors, 1):
             where = join_pointer("", *at) or "the root"
-            yield Hit(("examples", i), f"example {i + 1} fails input_schema at {where}: {message}")
+            note = f" ({errors.note})" if errors.note and n == len(errors) else ""
+            yield Hit(("examples", i), f"example {i + 1} fails input_schema at {where}: {message}{note}")
 
 
 def _examples_accepted(schema: Any, examples: list) -> bool:

@@ -1,0 +1,73 @@
+"""Hostile inputs, round two (issue 14): crafted files in tests/hostile/ run through the real command line
+under a time limit and an address-space limit, and the library pieces behind them.
+
+Each process gets `LIMIT_BYTES` of address space (RLIMIT_AS) and `SECONDS` of wall time: an input that
+made the tool quadratic (2.5 GB and 13 s for 4,000 keys) fails here with a MemoryError or a timeout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+HOSTILE = REPO / "tests" / "hostile"
+LIMIT_BYTES = 1 << 30  # 1 GiB of address space: a normal run needs about a third of it
+SECONDS = 10.0
+
+
+def _limits() -> None:  # pragma: no cover - runs in the child
+    resource.setrlimit(resource.RLIMIT_AS, (LIMIT_BYTES, LIMIT_BYTES))
+
+
+def run(*args: str | os.PathLike, cwd: Path = REPO, env: dict | None = None, stdin=subprocess.DEVNULL,
+        seconds: float = SECONDS) -> subprocess.CompletedProcess:
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "toolcontract", *map(str, args)], capture_output=True, cwd=cwd,
+                          env=env, stdin=stdin, timeout=seconds * 3, preexec_fn=_limits)
+    elapsed = time.perf_counter() - start
+    assert b"Traceback" not in done.stderr, done.stderr[-3000:].decode("utf-8", "replace")
+    assert elapsed < seconds, f"{args} took {elapsed:.1f} s"
+    return done
+
+
+# ------------------------------------------------------------- bounded schema errors
+
+
+def test_object_level_errors_on_a_wide_object_cost_milliseconds_in_lint():
+    done = run("lint", HOSTILE / "object_level_errors.json", "--format", "json", seconds=5)
+    assert done.returncode == 1
+    (example,) = [f for f in json.loads(done.stdout)["findings"] if f["rule"] == "TC406"]
+    assert "further errors are not listed" in example["message"] and len(example["message"]) < 400
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_object_level_errors_on_a_wide_object_cost_milliseconds_in_assess(fmt):
+    done = run("assess", HOSTILE / "object_level_errors.jsonl", "--tools", HOSTILE / "object_level_errors.json",
+               "--format", fmt, seconds=5)
+    assert done.returncode == 0, done.stderr
+    if fmt == "json":
+        (case,) = json.loads(done.stdout)["cases"]
+        assert (case["outcome"], case["gate"]) == ("rejected", "shape")
+        assert len(case["reasons"]) <= 22 and all(len(r) < 400 for r in case["reasons"])
+        assert any("further errors are not listed" in r for r in case["reasons"])
+
+
+def test_explained_errors_are_at_most_twenty_and_say_how_many_more():
+    from toolcontract.schema_tools import compile_validator, explain_errors
+
+    validator = compile_validator({"type": "object", "additionalProperties": {"type": "string"}})
+    explained = explain_errors(validator, {f"k{i}": i for i in range(25)})
+    assert len(explained) == 20 and explained.note == "and 5 more errors"
+    assert explained[0] == (("k0",), '0 is not of type "string"')
+    long = explain_errors(compile_validator({"type": "string"}), ["x" * 1000])
+    assert len(long[0][1]) <= 300 and long.note == ""
+    assert explain_errors(validator, {"a": "b"}) == [] and explain_errors(validator, {"a": "b"}).note == ""
