@@ -874,18 +874,16 @@ def test_cli_a_server_that_does_not_start_is_exit_2(runner, tmp_path):
     assert not out.exists()
 
 
-def test_a_lone_surrogate_survives_json_and_is_refused_by_yaml(runner, tmp_path):
+def test_a_lone_surrogate_is_refused_with_its_position(runner, tmp_path):
+    # no character at all: every JSON reader refuses it, as lint does (TC000), and nothing is written
     source = tmp_path / "t.json"
     source.write_text('{"toolcontract": 1, "name": "a", "description": "x\\ud800y", "input_schema": {"type": "object"}}')
-    out = tmp_path / "out.json"
-    assert run(runner, source, "-o", out).exit_code == 0
-    assert load_bytes(out.read_bytes(), str(out)).data["tools"][0]["description"] == "x\ud800y"
-    stdout = run(runner, source)
-    assert stdout.exit_code == 0 and json.loads(stdout.stdout)["tools"][0]["description"] == "x\ud800y"
-    result = run(runner, source, "--to", "native", "-o", tmp_path / "t.yaml")
-    assert result.exit_code == 2
-    assert_one_line_error(result.stderr)
-    assert not (tmp_path / "t.yaml").exists()
+    for extra in ((), ("--to", "native", "-o", tmp_path / "t.yaml"), ("-o", tmp_path / "out.json")):
+        result = run(runner, source, *extra)
+        assert result.exit_code == 2
+        assert_one_line_error(result.stderr)
+        assert f"{source}:1:51: " in result.stderr and "lone surrogate" in result.stderr
+    assert not (tmp_path / "t.yaml").exists() and not (tmp_path / "out.json").exists()
 
 
 # ------------------------------------------------------------ provider input

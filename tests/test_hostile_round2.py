@@ -71,3 +71,65 @@ def test_explained_errors_are_at_most_twenty_and_say_how_many_more():
     long = explain_errors(compile_validator({"type": "string"}), ["x" * 1000])
     assert len(long[0][1]) <= 300 and long.note == ""
     assert explain_errors(validator, {"a": "b"}) == [] and explain_errors(validator, {"a": "b"}).note == ""
+
+
+# ------------------------------------------------------------------------- git
+
+
+def _git(cwd, *args):
+    return subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args], cwd=cwd,
+                          capture_output=True, check=True, text=True).stdout
+
+
+@pytest.mark.skipif(subprocess.run(["git", "--version"], capture_output=True).returncode != 0, reason="no git")
+def test_diff_git_base_never_fetches_a_blob_a_partial_clone_lacks(tmp_path):
+    src = tmp_path / "src"
+    (src / "tools").mkdir(parents=True)
+    _git(tmp_path, "init", "-q", str(src))
+    _git(src, "config", "uploadpack.allowfilter", "true")
+    (src / "tools" / "a.yaml").write_text("toolcontract: 1\nname: note_get\nversion: 1.0.0\neffect: read\n")
+    _git(src, "add", ".")
+    _git(src, "commit", "-qm", "one")
+    (src / "tools" / "a.yaml").write_text("toolcontract: 1\nname: note_get\nversion: 1.0.0\neffect: open_world\n")
+    _git(src, "commit", "-qam", "two")
+    clone = tmp_path / "clone"
+    _git(tmp_path, "clone", "-q", "--filter=blob:none", f"file://{src}", str(clone))
+    missing = [line[1:] for line in _git(clone, "rev-list", "--objects", "--missing=print", "HEAD~1").split()
+               if line.startswith("?")]
+    assert missing, "the old blob should be missing from the partial clone"
+    done = run("diff", "--git-base", "HEAD~1", "tools", cwd=clone)
+    assert done.returncode == 2 and done.stdout == b""
+    assert done.stderr.count(b"\n") == 1 and b"never fetches" in done.stderr
+    still = [line[1:] for line in _git(clone, "rev-list", "--objects", "--missing=print", "HEAD~1").split()
+             if line.startswith("?")]
+    assert still == missing  # nothing was fetched
+    _git(clone, "cat-file", "-p", missing[0])  # while plain git fetches it lazily: the setup really tempts a fetch
+
+
+# ------------------------------------------------------------- lone surrogates
+
+
+@pytest.mark.parametrize("fmt", ["json", "text", "rich", "junit"])
+@pytest.mark.parametrize(("name", "column"), [("lone_surrogate.jsonl", 84), ("lone_surrogate_fixture.json", 98),
+                                              ("lone_surrogate_transcript.json", 31)])
+def test_assess_refuses_a_lone_surrogate_with_its_position(name, column, fmt):
+    extra = ("--tools", "fixtures/descriptors/good/invoice_read.yaml") if name.endswith(".jsonl") else ()
+    done = run("assess", HOSTILE / name, *extra, "--format", fmt)
+    assert done.returncode == 2
+    assert done.stderr.decode().strip().endswith(f"{name}:1:{column}: JSON: a string holds a lone surrogate escape "
+                                                 "(half of a UTF-16 pair): not valid Unicode")
+    done.stdout.decode("utf-8")  # whatever was written is valid UTF-8
+
+
+@pytest.mark.parametrize("fmt", ["json", "text", "sarif", "junit", "github"])
+def test_diff_reports_a_lone_surrogate_as_tc000(fmt):
+    done = run("diff", HOSTILE / "lone_surrogate_descriptor.json", "fixtures/descriptors/good/invoice_read.yaml",
+               "--format", fmt)
+    assert done.returncode == 1 and b"TC000" in done.stdout
+    done.stdout.decode("utf-8")
+
+
+def test_lock_refuses_a_lone_surrogate_with_its_position(tmp_path):
+    done = run("lock", HOSTILE / "lone_surrogate_descriptor.json", "--lock-file", tmp_path / "x.lock")
+    assert done.returncode == 2 and b"lone_surrogate_descriptor.json:1:32: JSON: a string holds" in done.stderr
+    assert not (tmp_path / "x.lock").exists()

@@ -175,8 +175,13 @@ def _read_pyproject(path: str, raw: bytes):
         document = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}:1:1: not valid TOML: {exc}") from None
-    data = document.get("tool", {}).get("toolcontract", {})
     text = raw.decode("utf-8")
+    tool = document.get("tool", {})
+    if not isinstance(tool, dict):
+        line = _toml_key_line(text, "tool")
+        raise ConfigError(f"{path}:{line}:1: `tool` must be a table ([tool.toolcontract] holds the configuration), "
+                          f"found {type(tool).__name__}")
+    data = tool.get("toolcontract", {})
 
     def locate(keys: tuple) -> tuple[int, int]:
         # TOML parsers give no positions: find the key inside the [tool.toolcontract] table
@@ -194,6 +199,11 @@ def _read_pyproject(path: str, raw: bytes):
         return 1, 1
 
     return data, locate
+
+
+def _toml_key_line(text: str, key: str) -> int:
+    found = re.search(rf"^\s*{re.escape(key)}\s*=", text, re.M)
+    return text.count("\n", 0, found.start()) + 1 if found else 1
 
 
 def _read_yaml(path: str, raw: bytes):
@@ -239,6 +249,11 @@ def config_from_data(data: Any, path: str, locate=lambda keys: (1, 1)) -> Config
         line, column = locate(keys)
         where = "/".join(str(k) for k in keys) or "the configuration"
         raise ConfigError(f"{path}:{line}:{column}: {where}: {error.message}")
+    for key in ("include", "exclude"):
+        for index, pattern in enumerate(normalised.get(key, ())):
+            _check_glob(pattern, path, locate, (original.get(key, key), index))
+    for pattern in normalised.get("per-file-ignores", {}):
+        _check_glob(pattern, path, locate, (original.get("per-file-ignores", "per-file-ignores"), pattern))
     root = os.path.dirname(os.path.realpath(path))
     upper = lambda items: tuple(str(i).upper() for i in items)  # noqa: E731
     return Config(
@@ -256,6 +271,16 @@ def config_from_data(data: Any, path: str, locate=lambda keys: (1, 1)) -> Config
         contracts=normalised.get("contracts", "optional"),
         options={key: normalised[key] for key in RULE_OPTIONS if key in normalised},
     )
+
+
+def _check_glob(pattern: str, path: str, locate, keys: tuple) -> None:
+    """A glob that cannot be matched (`[z-a]`) is a configuration error at its key, not a traceback later."""
+    try:
+        _glob_regex(pattern)
+    except re.error as exc:
+        line, column = locate(keys)
+        raise ConfigError(f"{path}:{line}:{column}: {'/'.join(map(str, keys))}: {pattern!r} is not a valid glob: "
+                          f"{exc.msg}") from None
 
 
 def _validator_keys() -> list[str]:

@@ -38,13 +38,20 @@ def loads(raw: bytes) -> Any:
         except orjson.JSONDecodeError:
             pass  # let the standard library explain it, or accept what it accepts
     try:
-        return json.loads(raw)
+        data = json.loads(raw)
     except json.JSONDecodeError:
         raise
     except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
         text = raw.decode("utf-8", "replace") if isinstance(raw, (bytes, bytearray)) else str(raw)
         m = _OVERLONG.search(text)
         raise json.JSONDecodeError("a number has more than 4,300 digits", text, m.start() if m else 0) from None
+    from toolcontract.sources.document import LONE_SURROGATE, lone_surrogate_offset
+
+    offset = lone_surrogate_offset(raw, data)
+    if offset is not None:  # orjson refused it; the standard library lets it through
+        text = raw.decode("utf-8", "replace") if isinstance(raw, (bytes, bytearray)) else str(raw)
+        raise json.JSONDecodeError(LONE_SURROGATE.removeprefix("JSON: "), text, offset)
+    return data
 
 
 _OVERLONG = re.compile(r"\d{4301,}")

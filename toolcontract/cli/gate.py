@@ -157,15 +157,29 @@ def _check_input_format(input_format: Optional[str]) -> None:
 # ---------------------------------------------------------------------- git
 
 
+# git reads only what is on disk: a repository's config must not make it run a hook (core.fsmonitor), and an
+# object missing from a partial clone is an error, never fetched: lazy fetching off (GIT_NO_LAZY_FETCH, git >=
+# 2.44), every transport refused (protocol.allow, GIT_ALLOW_PROTOCOL) so that no remote, credential helper, ssh
+# command or password prompt is ever reached on older versions either.
+_GIT_CONFIG = ("-c", "core.fsmonitor=false", "-c", "core.quotepath=off", "-c", "protocol.allow=never",
+               "-c", "credential.helper=", "-c", "core.askPass=")
+_GIT_ENV = {"GIT_NO_LAZY_FETCH": "1", "GIT_TERMINAL_PROMPT": "0", "GIT_ALLOW_PROTOCOL": "none",
+            "GIT_ASKPASS": "", "SSH_ASKPASS": "", "GIT_SSH_COMMAND": "", "GIT_SSH": ""}
+
+
 def _git(args: list[str], stdin: bytes | None = None) -> bytes:
-    # core.fsmonitor off: a repository's config must not make us run its hook
-    command = ["git", "-c", "core.fsmonitor=false", "-c", "core.quotepath=off", *args]
+    command = ["git", *_GIT_CONFIG, *args]
+    env = {**os.environ, **_GIT_ENV}
     try:
-        done = subprocess.run(command, input=stdin, capture_output=True, check=False)
+        done = subprocess.run(command, input=stdin, capture_output=True, check=False, env=env,
+                              stdin=None if stdin is not None else subprocess.DEVNULL)
     except FileNotFoundError:
         raise UsageFailure("toolcontract: --git-base needs git, and no `git` command was found") from None
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        if any("lazy fetching disabled" in line or "promisor remote" in line for line in message):
+            raise _GitFailed("some objects are not in this repository (a partial clone?); toolcontract never "
+                             "fetches: run `git fetch` for that revision first")
         raise _GitFailed(message[0] if message else f"git {args[0]} exited with {done.returncode}")
     return done.stdout
 
@@ -215,8 +229,11 @@ def _read_blobs(files: list[_TreeFile], max_bytes: int) -> dict[str, bytes]:
     offset = 0
     while offset < len(out):
         end = out.index(b"\n", offset)
-        header = out[offset:end].decode("ascii").split()
+        header = out[offset:end].decode("ascii", "replace").split()
         offset = end + 1
+        if len(header) >= 2 and header[1] == "missing":  # a partial clone without it: never fetched
+            raise UsageFailure(f"toolcontract: --git-base: object {header[0]} is not in this repository (a partial "
+                               "clone?); toolcontract never fetches: run `git fetch` for that revision first")
         if len(header) < 3 or header[1] != "blob":
             continue
         size = int(header[2])

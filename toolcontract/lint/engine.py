@@ -448,7 +448,6 @@ class _Plan(MutableRecord):
                 if isinstance(content, LoadError):
                     raise content
                 document = load_bytes(content, path, limits)
-                _refuse_lone_surrogates(document)
             except LoadError as error:
                 if selection.enabled(parse_rule.id):
                     hit = Hit(message=error.message)
@@ -468,7 +467,6 @@ class _Plan(MutableRecord):
                     if isinstance(overlay_content, LoadError):
                         raise overlay_content
                     overlay = load_bytes(overlay_content, overlay_path, limits)
-                    _refuse_lone_surrogates(overlay)
                     documents[overlay_path] = overlay
                     if selection.enabled(duplicate_rule.id):
                         findings.extend(_duplicates(overlay, duplicate_rule, selection))
@@ -584,17 +582,6 @@ def _once_per_copy(found: list[tuple[int, Finding]], document: Document) -> list
                                                    f"tool{'s' * (n != 1)} of this file; reported once)")
             kept.append(finding)
     return kept
-
-
-def _refuse_lone_surrogates(document: Document) -> None:
-    """A document with a lone surrogate is not linted (TC000): its data is not Unicode text, and
-    the validators behind the rules cannot read it (YAML refuses it when loading; JSON lets it
-    through, and `convert` keeps it, JSON to JSON, as it was written)."""
-    from toolcontract.sources.document import lone_surrogate_at
-
-    at = lone_surrogate_at(document)
-    if at is not None:
-        raise LoadError("JSON: a string holds a lone surrogate escape (half of a UTF-16 pair): not valid Unicode", *at)
 
 
 def _duplicates(document: Document, rule: Rule, selection: Selection) -> Iterator[Finding]:

@@ -593,6 +593,9 @@ def _load_json(text: str, path: str, limits: Limits) -> Document:
     if _json_depth(data, limits.max_depth):
         values, keys, _ = _scan_json_positions(text, limits.max_depth)
         raise LoadError(f"nesting is deeper than {limits.max_depth} levels", *_deepest_position(values, limits.max_depth))
+    offset = lone_surrogate_offset(text, data)
+    if offset is not None:
+        raise LoadError(LONE_SURROGATE, *_offset_position(text, offset))
     return Document(path=path, text=text, data=data, duplicates=duplicates, _values=values, _keys=keys)
 
 
@@ -702,24 +705,37 @@ _LONE_SURROGATE = re.compile(
 )
 
 
-def lone_surrogate_at(document: Document) -> tuple[int, int] | None:
-    """Where a JSON escape spells half of a UTF-16 pair (`"\\ud800"`), when a string of the data
-    holds one; else None. JSON lets such a string through (YAML refuses it), but it is no
-    character at all: UTF-8 cannot hold it, so neither can a validator or a provider's API."""
-    text = document.text
-    if "\\ud" not in text and "\\uD" not in text:
+LONE_SURROGATE = "JSON: a string holds a lone surrogate escape (half of a UTF-16 pair): not valid Unicode"
+
+
+def lone_surrogate_offset(text: str | bytes, data: Any) -> int | None:
+    """The offset in `text` of a JSON escape that spells half of a UTF-16 pair (`"\\ud800"`), when a
+    string of the parsed `data` holds one; else None. JSON parsers let such a string through (YAML
+    refuses it), but it is no character at all: UTF-8 cannot hold it, so neither can a validator, a
+    report or a provider's API. Every JSON reader refuses it with this position."""
+    if isinstance(text, (bytes, bytearray)):
+        if b"\\ud" not in text and b"\\uD" not in text:
+            return None
+        text = text.decode("utf-8", "replace")
+    elif "\\ud" not in text and "\\uD" not in text:
         return None
-    stack = [document.data]
+    stack = [data]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             if any("\ud800" <= c <= "\udfff" for c in item):
                 at = _LONE_SURROGATE.search(text)
-                return _offset_position(text, at.start()) if at else (1, 1)
+                return at.start() if at else 0
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
     return None
+
+
+def lone_surrogate_at(document: Document) -> tuple[int, int] | None:
+    """Where a lone surrogate escape is in a document (see lone_surrogate_offset), or None."""
+    offset = lone_surrogate_offset(document.text, document.data)
+    return None if offset is None else _offset_position(document.text, offset)
 
