@@ -133,3 +133,73 @@ def test_lock_refuses_a_lone_surrogate_with_its_position(tmp_path):
     done = run("lock", HOSTILE / "lone_surrogate_descriptor.json", "--lock-file", tmp_path / "x.lock")
     assert done.returncode == 2 and b"lone_surrogate_descriptor.json:1:32: JSON: a string holds" in done.stderr
     assert not (tmp_path / "x.lock").exists()
+
+
+# ------------------------------------------------------- FIFOs, devices, long lines
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    path = tmp_path / "log.jsonl"
+    os.mkfifo(path)
+    return path
+
+
+GOOD_TOOL = REPO / "fixtures" / "descriptors" / "good" / "invoice_read.yaml"
+
+
+@pytest.mark.parametrize("args", [
+    ("assess", "{fifo}"),
+    ("assess", "{dir}"),
+    ("assess", "/dev/zero"),
+    ("assess", str(HOSTILE / "lone_surrogate_transcript.json"), "--context", "{fifo}"),
+    ("lock", str(GOOD_TOOL), "--lock-file", "{fifo}"),
+    ("lint", "--locked", "--lock-file", "{fifo}", str(GOOD_TOOL)),
+    ("lint", "--lock-file", "/dev/zero", str(GOOD_TOOL)),
+], ids=["assess-fifo", "assess-folder-with-fifo", "assess-dev-zero", "context-fifo", "lock-file-fifo",
+        "locked-fifo", "locked-dev-zero"])
+def test_non_regular_files_are_refused_at_once(args, fifo):
+    args = [a.format(fifo=fifo, dir=fifo.parent) for a in args]
+    done = run(*args, seconds=5)
+    assert done.returncode == 2
+    assert done.stderr.count(b"\n") == 1 and b"not a regular file" in done.stderr, done.stderr
+
+
+def test_a_jsonl_line_is_bounded_while_it_is_read(tmp_path):
+    big = tmp_path / "one-line.jsonl"
+    with open(big, "wb") as handle:  # 12 MiB without a newline: read up to the limit, never whole
+        for _ in range(12):
+            handle.write(b" " * (1 << 20))
+    done = run("assess", big, seconds=5)
+    assert done.returncode == 2 and b"one-line.jsonl:1:1: line is over the 5,242,880-byte limit" in done.stderr
+
+
+# ------------------------------------------------------------------ writing
+
+
+def test_output_to_an_empty_name_or_a_read_only_file_is_refused(tmp_path):
+    done = run("lint", GOOD_TOOL, "-o", "")
+    assert done.returncode == 2 and b"needs a file name" in done.stderr
+    locked = tmp_path / "report.json"
+    locked.write_text("keep me")
+    locked.chmod(0o444)
+    done = run("lint", GOOD_TOOL, "-o", locked)
+    assert done.returncode == 2 and b"read-only" in done.stderr and locked.read_text() == "keep me"
+    done = run("lint", GOOD_TOOL, "-o", "/dev/null")
+    assert done.returncode == 2 and b"not a regular file" in done.stderr
+
+
+def test_a_write_interrupted_by_sigterm_leaves_no_temporary_file(tmp_path):
+    target = tmp_path / "out.json"
+    target.write_text("old")
+    script = (
+        "import os, signal, sys\n"
+        "import toolcontract.cli as cli\n"
+        "os.fsync = lambda fd: os.kill(os.getpid(), signal.SIGTERM)  # the signal arrives mid-write\n"
+        f"cli.write_whole({str(target)!r}, 'new' * 1000)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=30)
+    assert done.returncode == 128 + 15, done.stderr
+    assert b"interrupted; nothing was written" in done.stderr
+    assert target.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]

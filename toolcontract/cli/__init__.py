@@ -146,13 +146,72 @@ def read_file(name: str, max_bytes: int):
 def write_whole(path: str, text: str) -> None:
     """Write `text` to `path` through a temporary file in the same folder and a rename,
     so that `path` is either untouched or complete. Keeps an existing file's mode."""
-    import contextlib
-    import stat
-    import tempfile
-
+    if not path:
+        raise UsageFailure("toolcontract: -o/--output needs a file name (it was empty)")
     target = os.path.realpath(path)  # through a symlink, to the file it names
     if os.path.isdir(target):
         raise UsageFailure(f"{path}:1:1: is a folder; name a file to write")
+    try:
+        existing = os.stat(target)
+    except OSError:
+        existing = None
+    if existing is not None:
+        if not stat.S_ISREG(existing.st_mode):
+            raise UsageFailure(f"{path}:1:1: not a regular file; name a file to write")
+        if not (existing.st_mode & stat.S_IWUSR) or not os.access(target, os.W_OK):  # root passes access()
+            raise UsageFailure(f"{path}:1:1: the file is read-only; it is not replaced (remove it, or make it "
+                               "writable, first)")
+    with _signals_as_interrupts():
+        _replace(path, target, text)
+
+
+class _Interrupted(BaseException):
+    """A SIGTERM or SIGHUP while a file is being written: the temporary file is removed, then the
+    process exits as the signal would have had it (128 + signal number)."""
+
+    def __init__(self, number: int):
+        super().__init__(number)
+        self.number = number
+
+
+class _signals_as_interrupts:
+    """While writing, SIGTERM and SIGHUP raise instead of killing the process at once, so that the
+    `finally` that removes the temporary file runs (SIGINT already raises KeyboardInterrupt)."""
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self.saved = {}
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        for name in ("SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)
+            if number is None:
+                continue
+
+            def handler(signum, frame):
+                raise _Interrupted(signum)
+
+            self.saved[number] = signal.signal(number, handler)
+        return self
+
+    def __exit__(self, kind, value, traceback):
+        import signal
+
+        for number, previous in self.saved.items():
+            signal.signal(number, previous)
+        if isinstance(value, _Interrupted):
+            sys.stderr.write("toolcontract: interrupted; nothing was written\n")
+            sys.stderr.flush()
+            os._exit(128 + value.number)
+        return False
+
+
+def _replace(path: str, target: str, text: str) -> None:
+    import contextlib
+    import tempfile
+
     try:
         try:
             mode = stat.S_IMODE(os.stat(target).st_mode)

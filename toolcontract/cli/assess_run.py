@@ -87,7 +87,9 @@ def run_assess(
             reporter.begin_file(path)
             try:
                 if path.lower().endswith(".jsonl"):
-                    with open(path, "rb") as stream:
+                    from toolcontract.sources.files import open_regular
+
+                    with open_regular(path) as stream:
                         if not jsonl_holds_cases(stream, DEFAULT_LIMITS):
                             from toolcontract.sources import transcripts
 
@@ -164,10 +166,11 @@ def load_descriptor_dicts(paths: list[str], cache: dict[str, list[dict]]) -> lis
 
 
 def read_fixture(path: str, max_bytes: int) -> bytes:
+    from toolcontract.sources.files import open_regular
     from toolcontract.sources.fixtures import FixtureError
 
-    size = os.stat(path).st_size
-    if size > max_bytes:
-        raise FixtureError(path, 1, 1, f"file is {size:,} bytes, over the {max_bytes:,}-byte limit")
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size > max_bytes:
+            raise FixtureError(path, 1, 1, f"file is {size:,} bytes, over the {max_bytes:,}-byte limit")
         return handle.read(max_bytes + 1)

@@ -409,9 +409,13 @@ def lock_command(
         sys.stderr.write(f"{printable(source)}: warning: tool {printable(tool.name or '')!r} is also in "
                          f"{printable(kept.source)}; the lockfile keeps that one\n")
     text = lock_text(entries)
+    from toolcontract.sources.files import NotRegular, open_regular
+
     try:
-        with open(lock_file, encoding="utf-8", newline="") as handle:
-            unchanged = handle.read() == text
+        with open_regular(lock_file) as handle:
+            unchanged = handle.read(len(text.encode("utf-8")) + 1).decode("utf-8") == text
+    except NotRegular as exc:
+        raise UsageFailure(f"{lock_file}:1:1: cannot write the lockfile: {exc.strerror}") from None
     except (OSError, UnicodeDecodeError):
         unchanged = False
     if not unchanged:  # an unchanged lockfile is left alone, mtime and all
@@ -429,8 +433,10 @@ def check_lock(result, lock_file: str, selection, paths: Optional[List[str]]):
     from toolcontract.lock import LockFormatError, compare_lock, lock_findings, parse_lock
     from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_bytes
 
+    from toolcontract.sources.files import open_regular
+
     try:
-        with open(lock_file, "rb") as handle:
+        with open_regular(lock_file) as handle:
             raw = handle.read(DEFAULT_LIMITS.max_bytes + 1)
     except FileNotFoundError:
         raise UsageFailure(f"{lock_file}:1:1: no lockfile: write one with `toolcontract lock`") from None

@@ -170,19 +170,21 @@ def jsonl_holds_cases(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS) -> boo
     (a fixture case: an object with `candidate`; or a line the fixture reader must report), as
     `transcripts.jsonl_holds_conversations` decides it, without importing the transcript readers.
     False: ask them. The stream is rewound."""
+    from toolcontract.sources.files import LineTooLong, bounded_lines
+
     try:
-        for raw in stream:
+        for raw in bounded_lines(stream, limits.max_bytes):
             raw = raw.removeprefix(b"\xef\xbb\xbf")
             if not raw.strip():
                 continue
-            if len(raw) > limits.max_bytes:
-                return True
             try:
                 data = jsoncodec.loads(raw)
             except (ValueError, RecursionError):
                 return True
             return isinstance(data, dict) and "candidate" in data
         return True
+    except LineTooLong:
+        return True  # the fixture reader reports it
     finally:
         stream.seek(0)
 
@@ -201,9 +203,16 @@ def read_jsonl(stream: IO[bytes], path: str, limits: Limits = DEFAULT_LIMITS) ->
     _, case_validator = _validators()
     is_valid = case_validator.is_valid
     max_bytes, max_depth = limits.max_bytes, limits.max_depth
-    for number, raw in enumerate(stream, 1):
-        if len(raw) > max_bytes:
-            raise FixtureError(path, number, 1, f"line is over the {max_bytes:,}-byte limit")
+    from toolcontract.sources.files import LineTooLong, bounded_lines
+
+    lines = enumerate(bounded_lines(stream, max_bytes), 1)
+    while True:
+        try:
+            number, raw = next(lines)
+        except StopIteration:
+            return
+        except LineTooLong as exc:
+            raise FixtureError(path, exc.number, 1, f"line is over the {max_bytes:,}-byte limit") from None
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
         if not raw or raw.isspace():  # blank (`not raw.strip()`, without copying the line)

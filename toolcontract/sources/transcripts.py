@@ -360,13 +360,13 @@ def _jsonl_line(raw: bytes, number: int, path: str, limits: Limits) -> Any:
 def jsonl_holds_conversations(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS) -> bool:
     """Whether a JSONL stream holds transcripts (not fixture cases), from its first non-blank
     line; the stream is rewound. A first line that does not parse is left to the fixture reader."""
+    from toolcontract.sources.files import LineTooLong, bounded_lines
+
     try:
-        for raw in stream:
+        for raw in bounded_lines(stream, limits.max_bytes):
             raw = raw.removeprefix(b"\xef\xbb\xbf")
             if not raw.strip():
                 continue
-            if len(raw) > limits.max_bytes:
-                return False
             try:
                 data = jsoncodec.loads(raw)
             except (ValueError, RecursionError):
@@ -375,14 +375,25 @@ def jsonl_holds_conversations(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS
                 return False
             return next(find_conversations(data, "-", lambda p: (1, 1), max_depth=limits.max_depth), None) is not None
         return False
+    except LineTooLong:
+        return False  # the fixture reader reports it
     finally:
         stream.seek(0)
 
 
 def read_jsonl(stream: IO[bytes], path: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[Conversation]:
     """Conversations from a JSONL stream, one line at a time: memory stays flat."""
+    from toolcontract.sources.files import LineTooLong, bounded_lines
+
     number = 1
-    for line_number, raw in enumerate(stream, 1):
+    lines = enumerate(bounded_lines(stream, limits.max_bytes), 1)
+    while True:
+        try:
+            line_number, raw = next(lines)
+        except StopIteration:
+            return
+        except LineTooLong as exc:
+            raise FixtureError(path, exc.number, 1, f"line is over the {limits.max_bytes:,}-byte limit") from None
         if line_number == 1:
             raw = raw.removeprefix(b"\xef\xbb\xbf")
         if not raw.strip():
@@ -477,10 +488,12 @@ def load_context(path: str, limits: Limits = DEFAULT_LIMITS) -> TranscriptContex
     `environment`, `approval`/`approvals`, `target`, `untrusted_input`, `sensitive_data`),
     optionally under a `context:` key, plus `targets: [...]`. Raises ContextError."""
     try:
-        size = os.stat(path).st_size
-        if size > limits.max_bytes:
-            raise ContextError(path, 1, 1, f"file is {size:,} bytes, over the {limits.max_bytes:,}-byte limit")
-        with open(path, "rb") as handle:
+        from toolcontract.sources.files import open_regular
+
+        with open_regular(path) as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > limits.max_bytes:
+                raise ContextError(path, 1, 1, f"file is {size:,} bytes, over the {limits.max_bytes:,}-byte limit")
             document = load_bytes(handle.read(limits.max_bytes + 1), path, limits)
     except OSError as exc:
         raise ContextError(path, 1, 1, f"cannot read: {exc.strerror or exc}") from None
