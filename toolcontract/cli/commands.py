@@ -319,7 +319,12 @@ def _convert_read(label: str, document, overlay, input_format: Optional[str]):
             raise UsageFailure(f"{at(document, '/tools')}: `tools` must be a list of descriptors")
     notes = [f"{at(doc, pointer)}: warning: {message}" for doc, pointer, message in read.problems]
     # entries of a tool list that became no tool and no problem: built-in tools, native non-mappings
-    covered = [view.pointer for view in read.tools] + [p for doc, p, _ in read.problems if doc is document]
+    # the entries (pointers of tool-list members) that became a tool or hold a problem: a set of every
+    # prefix, so each entry is looked up once (linear in the tools, however many there are)
+    covered: set[str] = set()
+    for pointer in [view.pointer for view in read.tools] + [p for doc, p, _ in read.problems if doc is document]:
+        tokens = pointer.split("/")
+        covered.update("/".join(tokens[:end]) for end in range(1, len(tokens) + 1))
     lists = [("", data)] if isinstance(data, list) else []
     if isinstance(data, dict):
         lists += [(join_pointer("", key), data[key]) for key in ("tools", "functionDeclarations", "function_declarations")
@@ -329,7 +334,7 @@ def _convert_read(label: str, document, overlay, input_format: Optional[str]):
     for base, entries in lists:
         for index in range(len(entries)):
             pointer = join_pointer(base, index)
-            if not any(p == pointer or p.startswith(pointer + "/") for p in covered):
+            if pointer not in covered:
                 what = "a descriptor" if read.format == "native" else f"{LABELS[read.format]} function tool (built in?)"
                 notes.append(f"{at(document, pointer)}: warning: entry {index + 1} of the tool list is not {what}; "
                              "not converted")
