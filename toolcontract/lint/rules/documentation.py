@@ -207,7 +207,8 @@ def _names_an_input(tool: ToolView, text: str) -> bool:
             lower = text.lower() if lower is None else lower
             named = 0
             for value in values[:64]:
-                if isinstance(value, str) and len(value) > 2 and value.lower() in lower and _names(lower, value.lower()):
+                value = value.lower() if isinstance(value, str) and len(value) > 2 else ""
+                if value and value in lower and _names(lower, value):
                     named += 1
                     if named == 2:
                         return True
