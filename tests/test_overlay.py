@@ -304,8 +304,10 @@ def test_cli_without_the_overlay_judges_the_tool_by_what_mcp_can_hold(runner, pa
     (pair_dir / "tools.json").write_text(MCP_NO_HINTS)
     result = cli(runner, pair_dir, "--format", "text")
     assert result.exit_code == 0
-    (line,) = result.stdout.splitlines()[:-1]
+    # TC301 asks for an effect class or a hint; TC418 says which hint, as `get_weather` reads as a read
+    line, read_hint = result.stdout.splitlines()[:-1]
     assert " warning TC301 " in line and "annotations.readOnlyHint" in line and "tools.contract.yaml" in line
+    assert " warning TC418 " in read_hint and "readOnlyHint: true" in read_hint
 
 
 def test_contracts_required_asks_every_provider_tool_for_the_whole_contract(pair_dir):
@@ -316,7 +318,7 @@ def test_contracts_required_asks_every_provider_tool_for_the_whole_contract(pair
     path.write_text(MCP_NO_HINTS)
     result = lint_files([(str(path), path.read_bytes())], Selection(contracts_required=True))
     assert {(f.rule, f.severity.label) for f in result.findings} == {
-        ("TC103", "warning"), ("TC202", "warning"), ("TC301", "error")}
+        ("TC103", "warning"), ("TC202", "warning"), ("TC301", "error"), ("TC418", "warning")}
 
 
 def test_an_overlay_entry_holds_its_tool_to_the_contract_fields_as_warnings_at_most():
@@ -338,7 +340,8 @@ def test_a_sibling_overlay_naming_another_file_is_not_applied(runner, tmp_path):
     (tmp_path / "tools.json").write_text(MCP_NO_HINTS)
     (tmp_path / "tools.contract.yaml").write_text(OVERLAY.replace("tools:\n", "overlay: other.json\ntools:\n"))
     result = cli(runner, tmp_path / "tools.json", "--format", "text")
-    assert "TC301" in result.stdout and result.stdout.endswith("1 file, 1 tool: 0 errors, 1 warning, 0 info\n")
+    assert "TC301" in result.stdout and "TC418" in result.stdout  # get_weather without hints: no overlay applies
+    assert result.stdout.endswith("1 file, 1 tool: 0 errors, 2 warnings, 0 info\n")
 
 
 def test_cli_good_provider_fixtures_lint_clean_with_their_overlays(runner):

@@ -315,3 +315,128 @@ def target_pointer_dangling(tool: ToolView) -> Iterator[Hit]:
         pointer = target.get(key)
         if isinstance(pointer, str) and not pointer_in_schema(schema, pointer):
             yield Hit(("target", key), f"target.{key} {pointer!r} names no property of input_schema")
+
+
+# TC418: the read verbs a name or a description may start with, in every form they take there
+_READ_LEADS = ("get", "list", "search", "read", "fetch", "find", "query", "describe", "show", "retrieve")
+READ_VERB_FORMS = frozenset(
+    [*_READ_LEADS, "gets", "lists", "searches", "reads", "fetches", "finds", "queries", "describes", "shows",
+     "retrieves", "getting", "listing", "searching", "reading", "fetching", "finding", "querying", "describing",
+     "showing", "retrieving"]
+)
+# words a description may open with before its verb: "This tool lists ...", "Use this to fetch ..."
+_LEAD_WORDS = frozenset(
+    "this the a an tool function method endpoint it that which used use to for allows allow lets let you me "
+    "us helps help will can may simply quickly mcp server".split()
+)
+_COORDINATORS = frozenset(("and", "or", "then", "also", "plus", "and/or"))
+
+
+def _write_form(word: str) -> bool:
+    """Whether a word is a write verb, in its base form or with -s, -es, -ed, -d, -ing."""
+    if word in WRITE_VERBS:
+        return True
+    for suffix, restore in (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("d", ""), ("ing", ""),
+                            ("ing", "e")):
+        if word.endswith(suffix) and word[: len(word) - len(suffix)] + restore in WRITE_VERBS:
+            return True
+    return False
+
+
+def _first_verb(words: list[str]) -> tuple[str | None, bool]:
+    """The word a run of words starts with after lead words ("This tool lists ..."), if it is a read
+    verb, and whether a write verb is its first verb or joins it with and/or/then (`search_and_replace`,
+    "Get or create a label", "Download a file and save it"). A write verb right after the read is
+    its object, not a second verb (`get_release`, `list_commits`)."""
+    at = 0
+    while at < len(words) and at < 6 and words[at] in _LEAD_WORDS:
+        at += 1
+    if at >= len(words):
+        return None, False
+    first, rest = words[at], words[at + 1:]
+    if first not in READ_VERB_FORMS:
+        return None, _write_form(first) or _joined_write(rest)
+    return first, _joined_write(rest)
+
+
+def _joined_write(words: list[str]) -> bool:
+    """Whether a write verb follows and/or/then in these words."""
+    return any(before in _COORDINATORS and _write_form(word) for before, word in zip(words, words[1:]))
+
+
+def _first_sentence_words(text: str) -> list[str]:
+    head = text.strip()[:300]
+    for end in (". ", ".\n", "! ", "? ", "\n\n", "。"):
+        cut = head.find(end)
+        if cut >= 0:
+            head = head[:cut]
+    return re.findall(r"[a-z]+(?:/[a-z]+)?", head.lower())
+
+
+@rule(
+    id="TC418",
+    name="read-tool-not-read-only",
+    severity=Severity.WARNING,
+    summary="An MCP tool named or described as a read (get, list, search, ...) lacks `readOnlyHint: true`.",
+    rationale=(
+        "MCP clients decide from `annotations` whether to ask the user before a call. Without "
+        "`readOnlyHint: true` (absent, or written false) a client reads the tool as one that may change "
+        "its environment, and as destructive unless `destructiveHint: false` says otherwise: it asks before "
+        "every call of a harmless lookup, and users learn to click through the confirmation that matters. "
+        "A tool whose name starts with a read verb (get, list, search, read, fetch, find, query, describe, "
+        "show, retrieve; in any form: `gets`, `listing`), or whose description's first sentence does, "
+        "almost always changes nothing. Not reported: a tool whose name or first sentence joins a write "
+        "verb to the read (`search_and_replace`, \"Get or create a label\"), and one whose contract overlay "
+        "gives a consequential effect (it says the tool writes; then the hint is right)."
+    ),
+    examples=(
+        Bad("tools:\n  - name: get_weather\n    description: Report the current weather in a city.\n"
+            "    inputSchema: {type: object}\n", line=2, note="no annotations"),
+        Bad("tools:\n  - name: weather_report\n    description: Fetches the current weather in a city.\n"
+            "    inputSchema: {type: object}\n    annotations:\n      title: Weather\n", line=5,
+            note="the description's first verb; annotations without readOnlyHint"),
+        Bad("tools:\n  - name: list_issues\n    inputSchema: {type: object}\n    annotations:\n"
+            "      readOnlyHint: false\n      openWorldHint: true\n", line=5, note="readOnlyHint written false"),
+        Good("tools:\n  - name: get_weather\n    inputSchema: {type: object}\n    annotations: {readOnlyHint: true}\n"),
+        Good("tools:\n  - name: search_and_replace\n    inputSchema: {type: object}\n"
+             "    annotations: {readOnlyHint: false, destructiveHint: false}\n", note="a write verb joins the read"),
+        Good("tools:\n  - name: label_ensure\n    description: Get or create a label in a repository.\n"
+             "    inputSchema: {type: object}\n"),
+        Good("toolcontract: 1\nname: get_weather\neffect: read\n", note="a native descriptor: no MCP hints"),
+    ),
+)
+def read_tool_not_read_only(tool: ToolView) -> Iterator[Hit]:
+    if tool.format != "mcp":
+        return
+    notes = tool.get("annotations")
+    if notes is not None and not isinstance(notes, dict):
+        return  # TC002 reports annotations that are no mapping
+    read_only = notes.get("readOnlyHint") if notes is not None else None
+    if read_only is not None and read_only is not False:
+        return  # true, or a value of the wrong type (TC002 reports it)
+    effect = tool.effect
+    if effect is not None and tool.effect_origin is None and (effect.consequential or read_only is False):
+        return  # the overlay says it writes; or says it reads, and TC302 reports the false hint
+    name = tool.name
+    text = tool.text("description")
+    named, name_writes = _first_verb(_words(name)) if name else (None, False)
+    described, text_writes = _first_verb(_first_sentence_words(text)) if text else (None, False)
+    if name_writes or text_writes:
+        return  # `search_and_replace`, "Get or create a label": it reads and writes
+    if named is not None:
+        verb, where = named, f"name {name!r}"
+    elif described is not None:
+        verb, where = described, "description's first sentence"
+    else:
+        return
+    advice = (f"set `readOnlyHint: true` if it changes nothing, or MCP clients treat it as a tool that may "
+              "write (and ask the user before every call)")
+    if read_only is False:
+        yield Hit(("annotations", "readOnlyHint"), f"the {where} says {verb!r}, a read, but readOnlyHint is false: "
+                  f"{advice}")
+    elif isinstance(notes, dict):
+        yield Hit(("annotations",), f"the {where} says {verb!r}, a read, but the annotations have no "
+                  f"readOnlyHint: {advice}", anchor="key")
+    else:
+        yield Hit((), f"the {where} says {verb!r}, a read, but there are no annotations: {advice}",
+                  anchor="value")
