@@ -4,6 +4,7 @@ early must not cause a traceback."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 
@@ -56,10 +57,12 @@ def test_typer_commands_keep_their_exit_codes():
     assert bad_flag.returncode == 2 and "Traceback" not in bad_flag.stderr
 
 
-def test_a_reader_that_stops_early_causes_no_traceback():
-    # more than a pipe's buffer (64 KiB), so that writing really fails
-    assert len(_script(["lint", str(BAD_DIR.parent), "--format", "json"]).stdout) > 2 * 65536
-    process = subprocess.Popen([sys.executable, "-m", "toolcontract", "lint", str(BAD_DIR.parent), "--format", "json"],
+def test_a_reader_that_stops_early_causes_no_traceback(tmp_path):
+    # more than a pipe's buffer (64 KiB), so that writing really fails: four copies of the bad fixtures
+    for copy in range(4):
+        shutil.copytree(BAD_DIR, tmp_path / f"bad{copy}")
+    assert len(_script(["lint", str(tmp_path), "--format", "json"]).stdout) > 2 * 65536
+    process = subprocess.Popen([sys.executable, "-m", "toolcontract", "lint", str(tmp_path), "--format", "json"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdout is not None and process.stderr is not None
     process.stdout.readline()
