@@ -50,12 +50,18 @@ EXPECTED_RULES: dict[str, Severity] = {
 }
 RULE_ID = re.compile(r"TC\d{3}\Z")
 
-# `path:line:col: severity RULE message`
+# `path:line:col: severity RULE message` (the message starts with `[tool] ` when the finding names one)
 TEXT_LINE = re.compile(
     r"(?P<path>.+):(?P<line>[1-9]\d*):(?P<column>[1-9]\d*): "
     r"(?P<severity>error|warning|info) (?P<rule>TC\d{3}) (?P<message>.+)\Z"
 )
 TEXT_SUMMARY = re.compile(r"\d+ files?, \d+ tools?: \d+ errors?, \d+ warnings?, \d+ info\Z")
+# a finding's message starts with `[tool] ` when the finding names a tool
+TEXT_TOOL = re.compile(r"\[(?P<tool>[^\]]*)\] (?P<message>.+)\Z")
+# findings of one rule past the first 10 in a file, counted on one line (text.py)
+TEXT_MORE = re.compile(r"(?P<path>.+): \.\.\. and (?P<count>[1-9]\d*) more (?P<rule>TC\d{3}) in this file\Z")
+# every finding by rule, most first: the line before the summary when there are findings
+TEXT_TALLY = re.compile(r"by rule: TC\d{3} [a-z-]+ [1-9]\d*(, TC\d{3} [a-z-]+ [1-9]\d*)*\Z")
 
 # Characters that must never reach a terminal raw: C0 controls except tab and
 # newline, DEL, C1 controls, bidi controls, zero-width and invisible format

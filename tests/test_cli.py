@@ -21,7 +21,10 @@ from conftest import (
     GOOD_DIR,
     REPO,
     TEXT_LINE,
+    TEXT_MORE,
     TEXT_SUMMARY,
+    TEXT_TALLY,
+    TEXT_TOOL,
     UNSAFE_OUTPUT,
     assert_one_line_error,
     good_fixtures,
@@ -198,10 +201,12 @@ def test_text_format_lines(runner, mixed):
     lines = result.stdout.splitlines()
     assert TEXT_SUMMARY.match(lines[-1]), lines[-1]
     assert lines[-1] == "1 file, 1 tool: 2 errors, 3 warnings, 0 info"
-    parsed = [TEXT_LINE.match(line) for line in lines[:-1]]
+    assert TEXT_TALLY.match(lines[-2]), lines[-2]
+    parsed = [TEXT_LINE.match(line) for line in lines[:-2]]
     assert all(parsed), lines
     assert {m["rule"] for m in parsed} == {"TC101", "TC102", "TC103", "TC201", "TC202"}
     assert all(m["path"] == str(mixed) for m in parsed)
+    assert all(TEXT_TOOL.match(m["message"])["tool"] == "Run" for m in parsed)  # each names its tool
     assert any(m["rule"] == "TC101" and (m["line"], m["column"], m["severity"]) == ("2", "7", "error") for m in parsed)
 
 
@@ -210,9 +215,25 @@ def test_text_is_the_default_when_not_a_terminal(runner, mixed):
 
 
 def test_text_and_json_agree(runner):
-    text = run(runner, "lint", BAD_DIR, "--format", "text").stdout.splitlines()[:-1]
+    """Text shows json's findings in order, but at most 10 of one rule in one file: one line after
+    the file's findings counts the rest (json keeps every finding)."""
+    text = run(runner, "lint", BAD_DIR, "--format", "text").stdout.splitlines()[:-2]
     data = findings_of(run(runner, "lint", BAD_DIR, "--format", "json"))
-    assert text == [f"{f['path']}:{f['line']}:{f['column']}: {f['severity']} {f['rule']} {f['message']}" for f in data]
+    expected, seen, more = [], {}, {}
+    for f in data:
+        key = (f["path"], f["rule"])
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > 10:
+            more[key] = more.get(key, 0) + 1
+            continue
+        if expected and not expected[-1].startswith(f["path"] + ":"):  # a file ends: its counts of the rest
+            expected += [f"{p}: ... and {n} more {r} in this file" for (p, r), n in sorted(more.items())]
+            more = {}
+        tool = "" if f["tool"] is None else f"[{f['tool']}] "
+        expected.append(f"{f['path']}:{f['line']}:{f['column']}: {f['severity']} {f['rule']} {tool}{f['message']}")
+    expected += [f"{p}: ... and {n} more {r} in this file" for (p, r), n in sorted(more.items())]
+    assert text == expected
+    assert any(TEXT_MORE.match(line) for line in text)  # TC609's fixture has 200 TC601 findings
 
 
 # ------------------------------------------------------------- usage failures
@@ -415,7 +436,9 @@ def test_process_findings():
     assert done.returncode == 1
     assert done.stderr == ""
     lines = done.stdout.splitlines()
-    assert all(TEXT_LINE.match(line) for line in lines[:-1])
+    assert all(TEXT_LINE.match(line) or TEXT_MORE.match(line) for line in lines[:-2])
+    assert not any(TEXT_LINE.match(line) for line in lines if TEXT_MORE.match(line))
+    assert TEXT_TALLY.match(lines[-2])
     assert TEXT_SUMMARY.match(lines[-1])
 
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import EXPECTED_RULES, TEXT_LINE, UNSAFE_OUTPUT, corpus_dir, has_module, render
+from conftest import (EXPECTED_RULES, TEXT_LINE, TEXT_MORE, TEXT_SUMMARY, TEXT_TALLY, UNSAFE_OUTPUT, corpus_dir, has_module,
+                      render)
 from toolcontract.lint.engine import LintResult, lint_files
 from toolcontract.sources.document import DEFAULT_LIMITS, Document, join_pointer, load_bytes, resolve_pointer
 
@@ -122,12 +123,26 @@ def test_mcp_tools_as_yaml_give_the_same_findings(source):
     assert key(from_yaml) == key(from_json)
 
 
+def assert_text_lines(lines: list[str], findings: int) -> None:
+    """A text report: finding lines and counts of the rest (past 10 of a rule in a file) account for
+    every finding; then the tally by rule (when there are findings) and the summary."""
+    assert TEXT_SUMMARY.match(lines[-1]), lines[-1]
+    if not findings:
+        assert lines == lines[-1:]
+        return
+    assert TEXT_TALLY.match(lines[-2]), lines[-2]
+    shown = sum(1 for line in lines[:-2] if TEXT_LINE.match(line))
+    more = [TEXT_MORE.match(line) for line in lines[:-2] if not TEXT_LINE.match(line)]
+    assert all(more), [line for line in lines[:-2] if not TEXT_LINE.match(line)][:3]
+    assert shown + sum(int(m["count"]) for m in more) == findings
+
+
 @pytest.mark.parametrize("source", sorted(SOURCES))
 def test_mcp_reports_render(source):
     _, result = _lint_source(source, "json")
     text = render(result, "text")
     assert not UNSAFE_OUTPUT.search(text)
-    assert len(text.splitlines()) == len(result.findings) + 1
+    assert_text_lines(text.splitlines(), len(result.findings))
     json.loads(render(result, "json"))
 
 
@@ -258,8 +273,8 @@ def test_poisoned_text_output_has_no_raw_control_or_bidi_characters():
     bad = sorted({hex(ord(m.group())) for m in UNSAFE_OUTPUT.finditer(text)})
     assert not bad, f"raw characters in the text report: {bad}"
     lines = text.split("\n")
-    assert len(lines) == len(_poisoned_result().findings) + 2  # one per finding, the summary, the final newline
-    assert all(TEXT_LINE.match(line) for line in lines[:-2])
+    assert lines[-1] == ""  # the final newline
+    assert_text_lines(lines[:-1], len(_poisoned_result().findings))
 
 
 @pytest.mark.skipif(not has_module("toolcontract.report.rich"), reason="toolcontract/report/rich.py not written yet")

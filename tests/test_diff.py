@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TEXT_LINE, TEXT_SUMMARY, assert_one_line_error
+from conftest import TEXT_LINE, TEXT_SUMMARY, TEXT_TALLY, assert_one_line_error
 from toolcontract.cli.commands import app
 from toolcontract.diff import Area, Bump, Level, compare_tool, diff_tools, version_bump
 from toolcontract.sources.document import load_text
@@ -661,7 +661,8 @@ def _fixture_pair() -> list[str]:
 def test_text_format_lines():
     result = run("diff", *_fixture_pair(), "--format", "text")
     lines = result.stdout.splitlines()
-    assert all(TEXT_LINE.match(line) for line in lines[:-1]), lines
+    assert all(TEXT_LINE.match(line) for line in lines[:-2]), lines
+    assert TEXT_TALLY.match(lines[-2])
     assert TEXT_SUMMARY.match(lines[-1])
 
 
@@ -702,7 +703,7 @@ def test_github_format():
     result = run("diff", *_fixture_pair(), "--format", "github")
     lines = result.stdout.splitlines()
     assert lines and all(line.startswith(("::error file=", "::warning file=", "::notice file=")) for line in lines)
-    assert any("title=TC704 tool-removed::" in line for line in lines)
+    assert any("title=TC704 tool-removed [orders_count]::" in line for line in lines)  # names the removed tool
     assert all("→" in line for line in lines if "TC701" in line)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TEXT_LINE, assert_one_line_error, has_module
+from conftest import TEXT_LINE, TEXT_TALLY, assert_one_line_error, has_module
 from toolcontract.cli.commands import app
 from toolcontract.lock import (
     LOCK_FORMAT,
@@ -311,7 +311,8 @@ def test_locked_findings_render_in_every_format(project):
         assert result.exit_code == 1, (fmt, result.output)
         assert "TC711" in result.stdout and "TC713" in result.stdout, fmt
     text = run("lint", "tools", "--locked", "--select", "TC7", "--format", "text").stdout.splitlines()
-    assert all(TEXT_LINE.match(line) for line in text[:-1])
+    assert all(TEXT_LINE.match(line) for line in text[:-2])
+    assert TEXT_TALLY.match(text[-2])
 
 
 def test_lint_without_locked_ignores_the_lockfile(project):

@@ -133,6 +133,7 @@ def test_the_orphan_fixture(runner):
     assert result.stdout.splitlines() == [
         f"{ORPHAN / 'tools.contract.yaml'}:9:3: error TC002 overlay entry 'get_wether' names no tool in tools.json "
         "(did you mean 'get_weather'?)",
+        "by rule: TC002 descriptor-structure 1",
         "2 files, 1 tool: 1 error, 0 warnings, 0 info",
     ]
 
@@ -291,8 +292,8 @@ def test_cli_lints_the_provider_of_a_named_overlay(runner, pair_dir):
     (pair_dir / "tools.contract.yaml").write_text(OVERLAY.replace("effect: read", "effect: wrote"))
     result = cli(runner, pair_dir / "tools.contract.yaml", "--format", "text")
     lines = result.stdout.splitlines()
-    assert lines[0] == (f"{pair_dir / 'tools.contract.yaml'}:6:13: error TC301 effect 'wrote' is not one of pure, read, "
-                        "reversible_write, irreversible_write, open_world")
+    assert lines[0] == (f"{pair_dir / 'tools.contract.yaml'}:6:13: error TC301 [get_weather] effect 'wrote' is not one "
+                        "of pure, read, reversible_write, irreversible_write, open_world")
     assert lines[-1] == "2 files, 1 tool: 1 error, 0 warnings, 0 info"
 
 
@@ -305,9 +306,10 @@ def test_cli_without_the_overlay_judges_the_tool_by_what_mcp_can_hold(runner, pa
     result = cli(runner, pair_dir, "--format", "text")
     assert result.exit_code == 0
     # TC301 asks for an effect class or a hint; TC418 says which hint, as `get_weather` reads as a read
-    line, read_hint = result.stdout.splitlines()[:-1]
-    assert " warning TC301 " in line and "annotations.readOnlyHint" in line and "tools.contract.yaml" in line
-    assert " warning TC418 " in read_hint and "readOnlyHint: true" in read_hint
+    line, read_hint = result.stdout.splitlines()[:-2]
+    assert result.stdout.splitlines()[-2] == "by rule: TC301 effect-missing 1, TC418 read-tool-not-read-only 1"
+    assert " warning TC301 [get_weather] " in line and "annotations.readOnlyHint" in line and "tools.contract.yaml" in line
+    assert " warning TC418 [get_weather] " in read_hint and "readOnlyHint: true" in read_hint
 
 
 def test_contracts_required_asks_every_provider_tool_for_the_whole_contract(pair_dir):

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import EXPECTED_RULES, REPO, TEXT_LINE, corpus_dir
+from conftest import EXPECTED_RULES, REPO, TEXT_LINE, TEXT_TALLY, corpus_dir
 from toolcontract.cli import app
 from toolcontract.lint.engine import LintResult, Selection, lint_files
 from toolcontract.sources import providers
@@ -531,7 +531,8 @@ def test_cli_text_output_for_every_bad_fixture(runner):
     assert result.exit_code == 1
     lines = result.stdout.strip().splitlines()
     assert lines[-1].startswith("5 files, 8 tools:")
-    for line in lines[:-1]:
+    assert TEXT_TALLY.match(lines[-2]), lines[-2]
+    for line in lines[:-2]:
         assert TEXT_LINE.match(line), line
 
 

@@ -86,7 +86,8 @@ def test_github_format_one_command_per_finding():
     out = _render("github", result)
     lines = out.splitlines()
     assert len(lines) == len(result.findings)
-    assert all(re.match(r"^::(error|warning|notice) file=x\.yaml,line=\d+,col=\d+,title=TC\d{3} [a-z-]+::", l) for l in lines)
+    assert all(re.match(r"^::(error|warning|notice) file=x\.yaml,line=\d+,col=\d+,title=TC\d{3} [a-z-]+ \[Bad\.Name\]::", l)
+               for l in lines)
 
 
 def test_junit_lint_is_well_formed_with_one_testcase_per_file():

@@ -34,6 +34,52 @@ def printable(text: str, *, keep_newlines: bool = False) -> str:
     return text
 
 
+# Human formats (text, rich) show at most this many findings of one rule in one file, then
+# one line saying how many more there are; machine formats (json, sarif, github, junit) keep all.
+REPEAT_LIMIT = 10
+
+
+def by_file(findings) -> dict[str, list]:
+    """Findings grouped by path, in the order they arrive (sorted by path, line, column, rule)."""
+    groups: dict[str, list] = {}
+    for finding in findings:
+        groups.setdefault(finding.path, []).append(finding)
+    return groups
+
+
+def limit_repeats(findings, limit: int = REPEAT_LIMIT) -> tuple[list, dict[str, int]]:
+    """One file's findings as a human format shows them: the first `limit` of each rule (in the
+    order given), and for each rule with more, how many are not shown (by rule id)."""
+    seen: dict[str, int] = {}
+    shown = []
+    for finding in findings:
+        count = seen.get(finding.rule, 0) + 1
+        seen[finding.rule] = count
+        if count <= limit:
+            shown.append(finding)
+    return shown, {rule: count - limit for rule, count in sorted(seen.items()) if count > limit}
+
+
+def more_line(rule: str, count: int) -> str:
+    """What stands for the findings of a rule past REPEAT_LIMIT in one file (counted, not shown)."""
+    return f"and {count} more {rule} in this file"
+
+
+def rule_tally(findings) -> list[tuple[str, str, int, Severity]]:
+    """(rule id, rule name, findings, highest severity) per rule, most findings first, then by id."""
+    tally: dict[str, list] = {}
+    for finding in findings:
+        entry = tally.get(finding.rule)
+        if entry is None:
+            tally[finding.rule] = [finding.name, 1, finding.severity]
+        else:
+            entry[1] += 1
+            if finding.severity > entry[2]:
+                entry[2] = finding.severity
+    return [(rule, name, count, severity)
+            for rule, (name, count, severity) in sorted(tally.items(), key=lambda item: (-item[1][1], item[0]))]
+
+
 def lint_summary(result) -> dict:
     """The summary every lint format reports: files, tools and findings per severity."""
     counts = {s.label: 0 for s in sorted(Severity, reverse=True)}

@@ -1,6 +1,9 @@
 """`github`: GitHub Actions workflow commands, one annotation per finding:
 
-    ::error file=PATH,line=L,col=C,title=RULE::MESSAGE
+    ::error file=PATH,line=L,col=C,title=RULE rule-name [TOOL]::MESSAGE
+
+`[TOOL]` names the finding's tool, when it has one. Every finding is annotated: unlike
+text and rich, repeats of a rule are not summarised.
 
 Escaped as GitHub's runner expects: `%`, CR and LF in the message; those and `:`
 and `,` in property values. Nothing from the input can end the command early or
@@ -36,4 +39,5 @@ def annotation(kind: str, path: str, line: int, column: int, title: str, message
 
 def render_lint(result, stream: TextIO) -> None:
     for f in result.findings:
-        stream.write(annotation(COMMAND[f.severity], f.path, f.line, f.column, f"{f.rule} {f.name}", f.message))
+        title = f"{f.rule} {f.name}" if f.tool is None else f"{f.rule} {f.name} [{f.tool}]"
+        stream.write(annotation(COMMAND[f.severity], f.path, f.line, f.column, title, f.message))

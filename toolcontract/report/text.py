@@ -1,15 +1,37 @@
-"""`text`: one finding per line, `path:line:col: severity RULE message`, then a summary line."""
+"""`text`: one finding per line, then a tally by rule and a summary line.
+
+    PATH:LINE:COL: SEVERITY RULE [TOOL] MESSAGE      a finding ([TOOL] only when it names a tool)
+    PATH: ... and N more RULE in this file           findings of RULE past the first 10 in PATH
+    by rule: RULE rule-name N, RULE rule-name N      every finding, by rule, most first
+    F files, T tools: E errors, W warnings, I info   always the last line
+
+Only finding lines have `:LINE:COL: ` after the path, so a regex for findings never takes
+the other lines for one; `grep 'more TC601'` finds where findings were left out. Every
+finding is counted in the last three kinds of line, shown or not (json keeps them all).
+"""
 
 from __future__ import annotations
 
 from typing import TextIO
 
-from toolcontract.report.common import AssessReporter, lint_summary, printable
+from toolcontract.report.common import (AssessReporter, by_file, limit_repeats, lint_summary, more_line, printable,
+                                        rule_tally)
+
+
+def finding_line(f) -> str:
+    tool = "" if f.tool is None else f"[{printable(f.tool)}] "
+    return f"{printable(f.path)}:{f.line}:{f.column}: {f.severity.label} {f.rule} {tool}{printable(f.message)}\n"
 
 
 def render_lint(result, stream: TextIO) -> None:
-    for f in result.findings:
-        stream.write(f"{printable(f.path)}:{f.line}:{f.column}: {f.severity.label} {f.rule} {printable(f.message)}\n")
+    for path, findings in by_file(result.findings).items():
+        shown, hidden = limit_repeats(findings)
+        stream.write("".join(map(finding_line, shown)))
+        for rule, count in hidden.items():
+            stream.write(f"{printable(path)}: ... {more_line(rule, count)}\n")
+    if result.findings:
+        stream.write("by rule: " + ", ".join(f"{rule} {name} {count}"
+                                             for rule, name, count, _ in rule_tally(result.findings)) + "\n")
     s = lint_summary(result)
     stream.write(
         f"{s['files']} file{'s' * (s['files'] != 1)}, {s['tools']} tool{'s' * (s['tools'] != 1)}: "
