@@ -222,7 +222,7 @@ def test_a_read_name_without_annotations_is_reported_at_the_tool():
     [(line, column, message)] = tc418(mcp("get_weather", "Report the current weather in a city."))
     assert (line, column) == (2, 5)
     assert "the name 'get_weather' says 'get', a read, but there are no annotations" in message
-    assert "set `readOnlyHint: true`" in message and "ask the user before every call" in message
+    assert "set `readOnlyHint: true`" in message and "may ask before every call" in message
 
 
 def test_null_annotations_count_as_none():

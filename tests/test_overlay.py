@@ -195,7 +195,7 @@ def test_an_overlay_that_does_not_parse_is_tc000_and_the_provider_is_still_linte
     result = lint_pair(MCP_NO_HINTS, overlay="toolcontract: 1\ntools: {get_weather: [\n")
     rules = {(f.rule, f.path) for f in result.findings}
     assert ("TC000", "tools.contract.yaml") in rules
-    assert ("TC301", "tools.json") in rules
+    assert ("TC418", "tools.json") in rules  # get_weather without readOnlyHint
     assert result.tools == 1
 
 
@@ -305,11 +305,15 @@ def test_cli_without_the_overlay_judges_the_tool_by_what_mcp_can_hold(runner, pa
     (pair_dir / "tools.json").write_text(MCP_NO_HINTS)
     result = cli(runner, pair_dir, "--format", "text")
     assert result.exit_code == 0
-    # TC301 asks for an effect class or a hint; TC418 says which hint, as `get_weather` reads as a read
-    line, read_hint = result.stdout.splitlines()[:-2]
-    assert result.stdout.splitlines()[-2] == "by rule: TC301 effect-missing 1, TC418 read-tool-not-read-only 1"
-    assert " warning TC301 [get_weather] " in line and "annotations.readOnlyHint" in line and "tools.contract.yaml" in line
+    # `get_weather` reads as a read: TC418 names the hint to set (TC301 stays quiet: one fix, one finding)
+    (read_hint,) = result.stdout.splitlines()[:-2]
+    assert result.stdout.splitlines()[-2] == "by rule: TC418 read-tool-not-read-only 1"
     assert " warning TC418 [get_weather] " in read_hint and "readOnlyHint: true" in read_hint
+    (pair_dir / "tools.json").write_text(MCP_NO_HINTS.replace('"get_weather"', '"weather_alert_subscribe"'))
+    result = cli(runner, pair_dir, "--format", "text")
+    (line,) = result.stdout.splitlines()[:-2]
+    assert " warning TC301 [weather_alert_subscribe] " in line and "annotations.readOnlyHint" in line
+    assert "tools.contract.yaml" in line
 
 
 def test_contracts_required_asks_every_provider_tool_for_the_whole_contract(pair_dir):
@@ -342,8 +346,8 @@ def test_a_sibling_overlay_naming_another_file_is_not_applied(runner, tmp_path):
     (tmp_path / "tools.json").write_text(MCP_NO_HINTS)
     (tmp_path / "tools.contract.yaml").write_text(OVERLAY.replace("tools:\n", "overlay: other.json\ntools:\n"))
     result = cli(runner, tmp_path / "tools.json", "--format", "text")
-    assert "TC301" in result.stdout and "TC418" in result.stdout  # get_weather without hints: no overlay applies
-    assert result.stdout.endswith("1 file, 1 tool: 0 errors, 2 warnings, 0 info\n")
+    assert "TC418" in result.stdout  # get_weather without hints: no overlay applies
+    assert result.stdout.endswith("1 file, 1 tool: 0 errors, 1 warning, 0 info\n")
 
 
 def test_cli_good_provider_fixtures_lint_clean_with_their_overlays(runner):

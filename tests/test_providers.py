@@ -465,10 +465,13 @@ def test_tc4xx_findings_on_an_mcp_list_carry_provider_pointers_and_positions():
 
 def test_missing_fields_are_reported_at_the_tool_object():
     # without an overlay, an MCP tool is not asked for a version (TC103), only for its effect class
-    result = lint_one(MCP_TEXT, select=("TC103", "TC301"))
+    result = lint_one(MCP_TEXT.replace("Get the weather.", "Weather now."), select=("TC103", "TC301"))
     assert {(f.rule, f.pointer, f.line, f.column, f.severity.label) for f in result.findings} == {
         ("TC301", "/tools/0", 3, 5, "warning")
     }
+    # a tool that reads as a read gets TC418's one fix (readOnlyHint: true) instead
+    result = lint_one(MCP_TEXT, select=("TC301", "TC418"))
+    assert [(f.rule, f.pointer) for f in result.findings] == [("TC418", "/tools/0")]
 
 
 def test_description_findings_point_at_the_provider_field():

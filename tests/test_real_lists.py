@@ -27,7 +27,7 @@ def mcp(*tools):
 
 
 def tool(name="get_note", annotations=None, **extra):
-    entry = {"name": name, "description": "Read one note by its id. Use it when the user names a note.",
+    entry = {"name": name, "description": "Works on one note, by its id. Use it when the user names a note.",
              "inputSchema": {"type": "object", "properties": {"id": {"type": "string", "description": "Note id."}},
                              "additionalProperties": False}}
     if annotations is not None:
@@ -91,10 +91,10 @@ def test_an_overlay_effect_wins_over_the_hints():
 
 
 def test_a_hint_that_is_not_a_boolean_is_tc002_and_derives_nothing():
-    result = lint_json(mcp(tool(annotations={"readOnlyHint": "true"})))
+    result = lint_json(mcp(tool("note_archive", annotations={"readOnlyHint": "true"})))
     (problem,) = [f for f in result.findings if f.rule == "TC002"]
     assert problem.pointer == "/tools/0/annotations/readOnlyHint" and "must be true or false" in problem.message
-    assert problem.tool == "get_note"
+    assert problem.tool == "note_archive"
     assert "effect" not in result.tool_views[0].data
     assert [f.severity.label for f in result.findings if f.rule == "TC301"] == ["warning"]
 
@@ -114,7 +114,7 @@ def test_convert_to_native_writes_the_derived_effect(tmp_path):
 
 
 @pytest.mark.parametrize(("fmt", "data", "severity"), [
-    ("mcp", mcp(tool()), "warning"),
+    ("mcp", mcp(tool("note_archive")), "warning"),
     ("openai-chat", [{"type": "function", "function": {"name": "get_note", "parameters": {"type": "object"}}}],
      "info"),
     ("anthropic", [{"name": "get_note", "input_schema": {"type": "object"}}], "info"),

@@ -116,6 +116,8 @@ def effect_missing(tool: ToolView) -> Iterator[Hit]:
         yield Hit((), f"no `effect`: give the tool's effect class ({EFFECTS}) in its entry in {overlay}",
                   anchor="value")
     elif tool.format == "mcp":
+        if reads_as_read(tool) is not None:
+            return  # TC418 names the hint to set (readOnlyHint: true): one finding for one fix
         yield Hit((), f"no effect class and no MCP hint to derive one from: set `annotations.readOnlyHint: true` "
                   "for a tool that changes nothing (or `destructiveHint` / `openWorldHint` for one that does), "
                   f"or give `effect:` in an entry in {overlay}", anchor="value", severity=Severity.WARNING)
@@ -373,6 +375,22 @@ def _first_sentence_words(text: str) -> list[str]:
     return re.findall(r"[a-z]+(?:/[a-z]+)?", head.lower())
 
 
+def reads_as_read(tool: ToolView) -> tuple[str, str] | None:
+    """(the read verb, where it is) when a tool's name or first sentence starts with a read and joins
+    no write to it (`search_and_replace`, "Get or create a label" read and write); else None."""
+    name = tool.name
+    text = tool.text("description")
+    named, name_writes = _first_verb(_words(name)) if name else (None, False)
+    described, text_writes = _first_verb(_first_sentence_words(text)) if text else (None, False)
+    if name_writes or text_writes:
+        return None
+    if named is not None:
+        return named, f"name {name!r}"
+    if described is not None:
+        return described, "description's first sentence"
+    return None
+
+
 @rule(
     id="TC418",
     name="read-tool-not-read-only",
@@ -417,20 +435,11 @@ def read_tool_not_read_only(tool: ToolView) -> Iterator[Hit]:
     effect = tool.effect
     if effect is not None and tool.effect_origin is None and (effect.consequential or read_only is False):
         return  # the overlay says it writes; or says it reads, and TC302 reports the false hint
-    name = tool.name
-    text = tool.text("description")
-    named, name_writes = _first_verb(_words(name)) if name else (None, False)
-    described, text_writes = _first_verb(_first_sentence_words(text)) if text else (None, False)
-    if name_writes or text_writes:
-        return  # `search_and_replace`, "Get or create a label": it reads and writes
-    if named is not None:
-        verb, where = named, f"name {name!r}"
-    elif described is not None:
-        verb, where = described, "description's first sentence"
-    else:
+    found = reads_as_read(tool)
+    if found is None:
         return
-    advice = (f"set `readOnlyHint: true` if it changes nothing, or MCP clients treat it as a tool that may "
-              "write (and ask the user before every call)")
+    verb, where = found
+    advice = "MCP clients then treat it as a write and may ask before every call; set `readOnlyHint: true`"
     if read_only is False:
         yield Hit(("annotations", "readOnlyHint"), f"the {where} says {verb!r}, a read, but readOnlyHint is false: "
                   f"{advice}")
