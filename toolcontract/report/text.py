@@ -1,16 +1,20 @@
-"""`text`: one finding per line, `path:line:col: severity RULE message`, then a summary line."""
+"""`text`: one finding per line, `path:line:col: severity RULE message`, then a summary line
+(`N files, M tools: E errors, W warnings, I info`), always the last line. Walked files skipped as
+no tool list are noted on a line of their own just before it (`3 files skipped: not tool lists`)."""
 
 from __future__ import annotations
 
 from typing import TextIO
 
-from toolcontract.report.common import AssessReporter, lint_summary, printable
+from toolcontract.report.common import AssessReporter, lint_summary, printable, skipped_note
 
 
 def render_lint(result, stream: TextIO) -> None:
     for f in result.findings:
         stream.write(f"{printable(f.path)}:{f.line}:{f.column}: {f.severity.label} {f.rule} {printable(f.message)}\n")
     s = lint_summary(result)
+    if s["skipped"]:
+        stream.write(skipped_note(s["skipped"]) + "\n")
     stream.write(
         f"{s['files']} file{'s' * (s['files'] != 1)}, {s['tools']} tool{'s' * (s['tools'] != 1)}: "
         f"{s['error']} error{'s' * (s['error'] != 1)}, {s['warning']} warning{'s' * (s['warning'] != 1)}, "
