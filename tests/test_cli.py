@@ -138,10 +138,11 @@ def test_ignored_errors_do_not_fail(runner):
     assert run(runner, "lint", ERROR_FILE, "--ignore", "TC101").exit_code == 0
 
 
-def test_ignore_tc000(runner, tmp_path):
+def test_ignore_tc000_does_not_hide_a_file_that_does_not_parse(runner, tmp_path):
+    # as ruff reports syntax errors whatever is selected (issue 13): a file not read is never silent
     (tmp_path / "broken.yaml").write_text("name: [x\n")
     result = run(runner, "lint", tmp_path, "--format", "json", "--ignore", "TC000")
-    assert result.exit_code == 0 and findings_of(result) == []
+    assert result.exit_code == 1 and rules_of(result) == {"TC000"}
 
 
 @pytest.mark.parametrize("option", ["--select", "--ignore"])
@@ -160,8 +161,8 @@ def test_json_format_has_exactly_the_documented_shape(runner, mixed):
     document = json.loads(result.stdout)
     assert set(document) == {"version", "findings", "summary"}
     assert document["version"] == 1
-    assert set(document["summary"]) == {"files", "tools", "error", "warning", "info"}
-    assert document["summary"] == {"files": 1, "tools": 1, "error": 2, "warning": 3, "info": 0}
+    assert set(document["summary"]) == {"files", "tools", "error", "warning", "info", "skipped"}
+    assert document["summary"] == {"files": 1, "tools": 1, "error": 2, "warning": 3, "info": 0, "skipped": 0}
     assert list(document["findings"][0]) == ["path", "line", "column", "rule", "name", "severity", "message", "tool", "pointer"]
     for finding in document["findings"]:
         assert set(finding) == {"path", "line", "column", "rule", "name", "severity", "message", "tool", "pointer"}

@@ -368,10 +368,13 @@ def test_rules_give_the_same_findings_in_any_order_and_selection():
     def key(finding):
         return (finding.path, finding.line, finding.column, finding.rule, finding.message, finding.pointer)
 
+    def security(findings):  # TC000 (files that do not parse) is reported whatever is selected (issue 13)
+        return [key(f) for f in findings if f.rule in SECURITY_RULES]
+
     clear_caches()
-    together = sorted(map(key, lint_files(documents, Selection(select=("TC6",))).findings))
+    together = sorted(security(lint_files(documents, Selection(select=("TC6",))).findings))
     clear_caches()
-    alone = sorted(key(f) for rule in SECURITY_RULES for f in lint_files(documents, Selection(select=(rule,))).findings)
+    alone = sorted(k for rule in SECURITY_RULES for k in security(lint_files(documents, Selection(select=(rule,))).findings))
     assert together == alone and together
     # rule by rule over every tool (as a profiler does) rather than tool by tool
     rules = [r for r in all_rules().values() if r.id in SECURITY_RULES]

@@ -6,6 +6,7 @@ Run: python raw_server.py MODE
   loop     - tools/list always returns the same nextCursor
   error    - tools/list answers with a JSON-RPC error, and no tools capability is declared
   notools  - the tools/list result has no `tools` member
+  empty    - tools/list answers with an empty list of tools
 """
 
 import json
@@ -69,6 +70,8 @@ for line in sys.stdin:
             answer(request_id, {"tools": [], "nextCursor": "again"})
         elif MODE == "error":
             answer(request_id, error={"code": -32601, "message": "Method not found"})
+        elif MODE == "empty":
+            answer(request_id, {"tools": []})
         else:
             answer(request_id, {"items": []})
     elif method == "ping":

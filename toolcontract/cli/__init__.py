@@ -1,7 +1,8 @@
 """The command line: argv, files, console and exit codes — nothing else.
 
 Exit codes: 0 clean; 1 findings at or above --fail-on; 2 the job could not be
-done as asked (bad usage, a missing path), always one line on stderr.
+done as asked (bad usage, a missing path, a lint run that read no tool and found
+nothing), always one line on stderr.
 
 This module is what the `toolcontract` command imports first, and it does not
 import Typer: a plain `lint` call (the one pre-commit makes on every commit) is
@@ -69,37 +70,62 @@ def split_codes(values: Optional[List[str]]) -> tuple[str, ...]:
 
 
 def discover(paths: list[str], suffixes: tuple[str, ...] = DESCRIPTOR_SUFFIXES, keep=None) -> Iterator[str]:
-    """Named files as given; folders walked for files with these suffixes (hidden ones skipped)
-    that `keep(path)` accepts (the config's include/exclude)."""
+    """Named files as given; folders walked for files with these suffixes that `keep(path)`
+    accepts (the config's include/exclude). A walk leaves out hidden files and folders (`.git`
+    among them), SKIPPED_DIRS, and what the repository's `.gitignore` files and
+    `.git/info/exclude` ignore (see toolcontract.sources.ignore); a file named outright is
+    taken whatever they say, as ruff does."""
+    for name, _ in discovered(paths, suffixes, keep):
+        yield name
+
+
+def discovered(paths: list[str], suffixes: tuple[str, ...] = DESCRIPTOR_SUFFIXES, keep=None
+               ) -> Iterator[tuple[str, bool]]:
+    """(name, walked) for each file `discover` yields: walked is True for a file found in a folder."""
     for raw in paths:
         if raw == "-":
-            yield raw
+            yield raw, False
             continue
         if not os.path.exists(raw):
             raise UsageFailure(f"{raw}:1:1: no such file or directory")
         if os.path.isdir(raw):
-            found = []
-            for root, dirs, files in os.walk(normal_path(raw)):
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
-                found.extend(
-                    os.path.join(root, name) for name in files
-                    if name.lower().endswith(suffixes) and not name.startswith(".")
-                    and (keep is None or keep(os.path.join(root, name)))
-                )
-            yield from sorted(found)
+            for name in walk_folder(normal_path(raw), suffixes, keep):
+                yield name, True
         else:
-            yield raw
+            yield raw, False
 
 
-def read_inputs(paths: list[str], max_bytes: int, keep=None):
-    """(path, bytes or LoadError) per file; a file over the size limit is not read at all."""
+def walk_folder(top: str, suffixes: tuple[str, ...] = DESCRIPTOR_SUFFIXES, keep=None) -> list[str]:
+    """The files `discover` finds in the folder `top`, sorted."""
+    from toolcontract.sources.ignore import GITIGNORE, Walk
+
+    walk = Walk(top)
+    found = []
+    for root, dirs, files in os.walk(top):
+        ignored = walk.rules_in(root, GITIGNORE in files)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS and not ignored(d, True))
+        found.extend(
+            os.path.join(root, name) for name in files
+            if name.lower().endswith(suffixes) and not name.startswith(".") and not ignored(name, False)
+            and (keep is None or keep(os.path.join(root, name)))
+        )
+    return sorted(found)
+
+
+def read_inputs(paths: list[str], max_bytes: int, keep=None, walked: Optional[set] = None):
+    """(path, bytes or LoadError) per file; a file over the size limit is not read at all.
+    `walked`, when given, gets the paths found by walking a folder (not named outright)."""
     from toolcontract.sources.document import LoadError
 
     seen: set[str] = set()
-    for name in discover(paths, keep=keep):
+    for name, found_in_folder in discovered(paths, keep=keep):
         if name in seen:
+            if walked is not None and not found_in_folder:
+                walked.discard(name)  # named outright as well
             continue
         seen.add(name)
+        if walked is not None and found_in_folder:
+            walked.add(name)
         if name == "-":
             data = sys.stdin.buffer.read(max_bytes + 1)
             yield "<stdin>", data if len(data) <= max_bytes else LoadError(f"input is over the {max_bytes:,}-byte limit")
@@ -300,7 +326,8 @@ def run_lint(
 
     keep = cfg.included if (cfg.include or cfg.exclude) else None
     named = {os.path.join(cfg.root, provider): os.path.join(cfg.root, overlay) for provider, overlay in cfg.overlays.items()}
-    inputs = list(read_inputs(paths, DEFAULT_LIMITS.max_bytes, keep)) if paths else []
+    walked: set[str] = set()
+    inputs = list(read_inputs(paths, DEFAULT_LIMITS.max_bytes, keep, walked)) if paths else []
     files, overlays = pair_overlays(inputs, DEFAULT_LIMITS, named=_named_for(named, inputs) or None)
     if cfg.per_file_ignores:
         ignored = {path: cfg.ignored_codes(path) for path, _ in files}
@@ -313,7 +340,8 @@ def run_lint(
         from toolcontract.lint.parallel import default_jobs
 
         jobs = default_jobs(len(files))
-    result = lint_files(files, selection, DEFAULT_LIMITS, input_format=input_format, overlays=overlays, jobs=jobs)
+    result = lint_files(files, selection, DEFAULT_LIMITS, input_format=input_format, overlays=overlays, jobs=jobs,
+                        walked=walked)
     if live:  # a server's tool list is read as MCP, whatever --input-format says of the files
         live_result = lint_files([(tools.label, tools.json_text.encode("utf-8")) for tools in live], selection,
                                  DEFAULT_LIMITS, input_format="mcp" if "mcp" in FORMATS else None)
@@ -322,6 +350,9 @@ def run_lint(
         from toolcontract.cli.gate import check_lock
 
         result = check_lock(result, lock_file or "toolcontract.lock", selection, paths)
+    if not result.tools and not result.findings:
+        # nothing read and nothing to say: a typo'd folder, or one of package.json and workflow files
+        raise UsageFailure(nothing_found(paths or [], [tools.label for tools in live], len(result.skipped)))
     result.fail_on = Severity.parse(fail_on)
     if output is not None:  # the chosen format to the file; the terminal gets its default
         import io
@@ -336,6 +367,19 @@ def run_lint(
     threshold = Severity.parse(fail_on)
     failed = any(f.severity >= threshold for f in result.findings)
     return EXIT_FINDINGS if failed and not exit_zero else EXIT_OK
+
+
+def nothing_found(paths: List[str], servers: List[str], skipped: int = 0) -> str:
+    """The one line of a lint run that read no tool and found nothing: what it was given (the first
+    few of many), and how many walked files were skipped as no tool list."""
+    from toolcontract.report.common import printable, skipped_note
+
+    given = ["stdin" if path == "-" else path for path in paths] + [f"the server {label}" for label in servers]
+    shown = ", ".join(printable(name) for name in given[:3])
+    if len(given) > 3:
+        shown += f" and {len(given) - 3} more"
+    note = f"; {skipped_note(skipped)}" if skipped else ""
+    return f"toolcontract: no tool descriptors found in {shown or 'the input'}{note}"
 
 
 def resolve_config(path: Optional[str] = None, no_config: bool = False):
@@ -378,7 +422,7 @@ def merge_results(first, second):
     """One LintResult of two: files linted in two passes (e.g. with different input formats)."""
     return first._replace(findings=sorted(first.findings + second.findings), files=first.files + second.files,
                    tools=first.tools + second.tools, documents={**first.documents, **second.documents},
-                   tool_views=first.tool_views + second.tool_views)
+                   tool_views=first.tool_views + second.tool_views, skipped=first.skipped + second.skipped)
 
 
 # `lint` options the fast path parses: option -> (keyword, allowed values or None for any)

@@ -118,7 +118,7 @@ class FailOn(str, Enum):
 
 @app.command()
 def lint(
-    paths: Optional[List[str]] = typer.Argument(None, help="Descriptor files or folders (folders: *.yaml, *.yml, *.json). '-' reads stdin."),
+    paths: Optional[List[str]] = typer.Argument(None, help="Descriptor files or folders (folders: *.yaml, *.yml, *.json that .gitignore does not ignore; files that are no tool list are skipped). '-' reads stdin."),
     select: Optional[List[str]] = typer.Option(None, "--select", help="Rule ids or prefixes to run (e.g. TC4,TC101). Default: all."),
     ignore: Optional[List[str]] = typer.Option(None, "--ignore", help="Rule ids or prefixes to skip."),
     fail_on: Optional[FailOn] = typer.Option(None, "--fail-on", help="Exit 1 when a finding has at least this severity (default: the config's fail-on, else error)."),

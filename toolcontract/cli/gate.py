@@ -77,6 +77,20 @@ def _discoverable(path: str) -> bool:
     return parts[-1].lower().endswith(DESCRIPTOR_SUFFIXES)
 
 
+def _left_out(path: str, folders: list[str], walks: dict) -> bool:
+    """Whether discovery, walking the first of `folders` that holds `path`, leaves it out as the
+    working tree's .gitignore files say (so that both sides of a diff leave out the same files);
+    `walks` keeps the rules read, by folder, for one run."""
+    from toolcontract.sources.ignore import Walk
+
+    for folder in folders:
+        if folder == "." or path.startswith(folder.rstrip("/") + "/"):
+            if folder not in walks:
+                walks[folder] = Walk(folder)
+            return walks[folder].leaves_out(os.path.relpath(path, folder))
+    return False
+
+
 def _default_files() -> list[str]:
     """The descriptor files of the working folder: discovery, narrowed by the config's include/exclude."""
     config = _config()
@@ -260,6 +274,7 @@ def _git_sides(rev: str, paths: list[str]) -> tuple[list, list, bool]:
         raise UsageFailure(f"toolcontract: --git-base: unknown revision {rev!r}")
     strict = bool(paths)
     max_bytes = DEFAULT_LIMITS.max_bytes
+    walks: dict = {}  # the working tree's ignore rules, for the old side to leave out what the new side does
     if strict:
         from toolcontract.sources.overlay import default_overlays
 
@@ -271,11 +286,11 @@ def _git_sides(rev: str, paths: list[str]) -> tuple[list, list, bool]:
                                                     or path == "." for f in tree):
                 raise UsageFailure(f"{path}:1:1: no such file or directory, here or at {rev}")
         # a file named outright is read whatever its name; in a named folder, as discovery would
-        tree = [f for f in tree if f.shown in named or _discoverable(f.shown)]
+        tree = [f for f in tree if f.shown in named or (_discoverable(f.shown) and not _left_out(f.shown, named, walks))]
         new_files = list(read_inputs([p for p in named if os.path.exists(p)], max_bytes))
     else:
         config = _config()
-        tree = [f for f in _tree_files(commit, ["."], top, rev) if _discoverable(f.shown)]
+        tree = [f for f in _tree_files(commit, ["."], top, rev) if _discoverable(f.shown) and not _left_out(f.shown, ["."], walks)]
         if config is not None:
             tree = [f for f in tree if config.included(f.shown)]
         new_files = list(read_inputs(_default_files(), max_bytes))

@@ -8,7 +8,7 @@ or the terminal.
 from __future__ import annotations
 
 import gc
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import AbstractSet, Any, Callable, Iterable, Iterator, Mapping
 
 from toolcontract.descriptor import ToolView
 from toolcontract.model import Finding, Severity
@@ -293,18 +293,22 @@ def list_path_of(tools: list[ToolView]) -> tuple:
 
 class LintResult(MutableRecord):
     """What a lint run found. `fail_on` is set by the caller; reporters that pass or fail each
-    file use it."""
+    file use it. `skipped`: the paths of files found by walking a folder that are no tool list
+    in any format (package.json, a workflow file; see `lint_files(walked=...)`): not linted, not
+    counted in `files`, and counted in every format's summary."""
 
-    __slots__ = ("findings", "files", "tools", "documents", "tool_views", "fail_on")
+    __slots__ = ("findings", "files", "tools", "documents", "tool_views", "fail_on", "skipped")
 
     def __init__(self, findings: list[Finding], files: int, tools: int, documents: dict[str, Document],
-                 tool_views: list[ToolView] | None = None, fail_on: Severity = Severity.ERROR):
+                 tool_views: list[ToolView] | None = None, fail_on: Severity = Severity.ERROR,
+                 skipped: list[str] | None = None):
         self.findings = findings
         self.files = files
         self.tools = tools
         self.documents = documents
         self.tool_views = [] if tool_views is None else tool_views
         self.fail_on = fail_on
+        self.skipped = [] if skipped is None else skipped
 
     def __eq__(self, other: object) -> bool:  # as the dataclass it was: equal by its fields
         if other.__class__ is not self.__class__:
@@ -333,17 +337,26 @@ def lint_files(
     input_format: str | None = None,
     overlays: Mapping[str, tuple[str, bytes | LoadError]] | None = None,
     jobs: int = 1,
+    walked: AbstractSet[str] = frozenset(),
 ) -> LintResult:
     """Lint files given as (path, content). Content is bytes, or the LoadError met reading it.
 
     `input_format` forces a format instead of detecting it; `overlays` maps a provider
     file's path to its contract overlay (path, content).
 
+    Never silent about what was not read: a file that does not load (TC000), and a file from
+    which no tool could be read (TC002: no reader placed it, or its structure gave no tool), are
+    reported whatever the selection, per-file ignores and inline suppressions say, as ruff
+    reports syntax errors. `walked` names the files found by walking a folder rather than named:
+    one that is no tool list in any format (`sources.reader.is_tool_list`), or that does not
+    load and is named like a well-known configuration file (`sources.reader.known_non_descriptor`),
+    is skipped (`LintResult.skipped`) instead.
+
     `jobs` > 1 lints the files in that many processes (see toolcontract.lint.parallel):
     the findings are the same, but the result's documents and tool views are then
     light copies (path and text; the fields set rules read) rather than the loaded ones.
     """
-    plan = _Plan.of(selection, input_format, overlays, limits)
+    plan = _Plan.of(selection, input_format, overlays, limits, walked)
     files = list(files)
     thresholds = gc.get_threshold()
     gc.set_threshold(max(thresholds[0], _GC_THRESHOLD), *thresholds[1:])
@@ -357,11 +370,15 @@ def lint_files(
     finally:
         gc.set_threshold(*thresholds)
     findings: list[Finding] = []
+    unread: list[Finding] = []
+    skipped: list[str] = []
     documents: dict[str, Document] = {}
     views: list[ToolView] = []
     count = 0
     for chunk in chunks:
         findings.extend(chunk.findings)
+        unread.extend(chunk.unread)
+        skipped.extend(chunk.skipped)
         documents.update(chunk.documents)
         views.extend(chunk.views)
         count += chunk.files
@@ -373,32 +390,43 @@ def lint_files(
 
     if selection.per_file_ignores:
         findings = [f for f in findings if not selection.ignored_in(f.path, f.rule)]
-    findings = suppress(findings, documents, selection, plan.rules)
-    return LintResult(findings, count, len(views), documents, views)
+    # a file that gave no tool holds no suppression that a rule could have used: no TC009 there
+    held_none = {f.path for f in unread} - {view.document.path for view in views} if unread else set()
+    findings = suppress(findings, documents, selection, plan.rules, unread_paths=held_none)
+    if unread:
+        findings = sorted(findings + unread)
+    return LintResult(findings, count, len(views), documents, views, skipped=skipped)
 
 
 class Chunk(MutableRecord):
-    """What linting some of the files found, before set rules and suppressions."""
+    """What linting some of the files found, before set rules and suppressions.
 
-    __slots__ = ("findings", "documents", "views", "files")
+    `unread`: the findings about files that were not read (TC000) or held no tool (TC002), which
+    neither selection nor suppressions hide; `skipped`: paths of walked files that are no tool list."""
 
-    def __init__(self, findings: list[Finding], documents: dict[str, Document], views: list[ToolView], files: int):
+    __slots__ = ("findings", "documents", "views", "files", "unread", "skipped")
+
+    def __init__(self, findings: list[Finding], documents: dict[str, Document], views: list[ToolView], files: int,
+                 unread: list[Finding] | None = None, skipped: list[str] | None = None):
         self.findings = findings
         self.documents = documents
         self.views = views
         self.files = files
+        self.unread = [] if unread is None else unread
+        self.skipped = [] if skipped is None else skipped
 
 
 class _Plan(MutableRecord):
     """The rules of one lint run, sorted by scope, and how to run them on a list of files."""
 
     __slots__ = ("selection", "rules", "doc_rules", "tool_rules", "list_rules", "set_rules", "input_format",
-                 "overlays", "limits")
+                 "overlays", "limits", "walked")
 
     def __init__(self, selection: Selection, rules: dict[str, Rule], doc_rules: list[Rule],
                  tool_rules: list[tuple[Rule, tuple[str, ...]]], list_rules: list[tuple[Rule, tuple[str, ...]]],
                  set_rules: list[Rule], input_format: str | None,
-                 overlays: Mapping[str, tuple[str, bytes | LoadError]] | None, limits: Limits):
+                 overlays: Mapping[str, tuple[str, bytes | LoadError]] | None, limits: Limits,
+                 walked: AbstractSet[str] = frozenset()):
         self.selection = selection
         self.rules = rules
         self.doc_rules = doc_rules
@@ -408,9 +436,11 @@ class _Plan(MutableRecord):
         self.input_format = input_format
         self.overlays = overlays
         self.limits = limits
+        self.walked = walked
 
     @classmethod
-    def of(cls, selection: Selection, input_format: str | None, overlays, limits: Limits) -> "_Plan":
+    def of(cls, selection: Selection, input_format: str | None, overlays, limits: Limits,
+           walked: AbstractSet[str] = frozenset()) -> "_Plan":
         rules = all_rules(files_only=True)
         active = [r for r in rules.values() if selection.enabled(r.id)]
         active = [r for r in active if not r.surfaces or selection.surfaces_for(r)]
@@ -420,7 +450,7 @@ class _Plan(MutableRecord):
             tool_rules=[(r, selection.surfaces_for(r)) for r in active if r.scope == "tool"],
             list_rules=[(r, selection.surfaces_for(r)) for r in active if r.scope == "list"],
             set_rules=[r for r in active if r.scope == "set"],
-            input_format=input_format, overlays=overlays, limits=limits,
+            input_format=input_format, overlays=overlays, limits=limits, walked=walked,
         )
 
     @property
@@ -429,33 +459,47 @@ class _Plan(MutableRecord):
         return tuple(dict.fromkeys(f for r in self.set_rules for f in r.reads))
 
     def lint_chunk(self, files: Iterable[tuple[str, bytes | LoadError]]) -> Chunk:
-        """Load each file and run the document and tool rules on it."""
-        from toolcontract.sources.reader import read_tools
+        """Load each file and run the document and tool rules on it.
 
-        selection, limits, overlays = self.selection, self.limits, self.overlays
+        TC000, and TC002 on a file that gave no tool, go to `Chunk.unread` whatever the selection;
+        a walked file that is no tool list goes to `Chunk.skipped` (see lint_files)."""
+        from toolcontract.sources.reader import is_tool_list, known_non_descriptor, read_tools
+
+        selection, limits, overlays, walked = self.selection, self.limits, self.overlays, self.walked
         rules = self.rules
         parse_rule, duplicate_rule, structure_rule = rules["TC000"], rules["TC001"], rules["TC002"]
         findings: list[Finding] = []
+        unread: list[Finding] = []
+        skipped: list[str] = []
         documents: dict[str, Document] = {}
         views: list[ToolView] = []
         count = 0
         overlay_paths = {overlay_path for overlay_path, _ in overlays.values()} if overlays else set()
+
+        def not_loaded(path: str, error: LoadError) -> None:
+            unread.append(Finding(path, error.line, error.column, parse_rule.id, parse_rule.name,
+                                  selection.severity_of(parse_rule, Hit(message=error.message)), error.message))
+
         for path, content in files:
             if path in overlay_paths:
                 continue  # linted with its provider file, below
-            count += 1
+            # a walked file is linted when it says it is a tool list (one with an overlay says so)
+            lenient = path in walked and not (overlays and path in overlays)
             try:
                 if isinstance(content, LoadError):
                     raise content
                 document = load_bytes(content, path, limits)
+                if lenient and not is_tool_list(document.data, path):
+                    skipped.append(path)
+                    continue
             except LoadError as error:
-                if selection.enabled(parse_rule.id):
-                    hit = Hit(message=error.message)
-                    findings.append(
-                        Finding(path, error.line, error.column, parse_rule.id, parse_rule.name,
-                                selection.severity_of(parse_rule, hit), error.message)
-                    )
+                if lenient and known_non_descriptor(path):
+                    skipped.append(path)
+                    continue
+                count += 1
+                not_loaded(path, error)
                 continue
+            count += 1
             documents[path] = document
             if selection.enabled(duplicate_rule.id):
                 findings.extend(_duplicates(document, duplicate_rule, selection))
@@ -471,23 +515,31 @@ class _Plan(MutableRecord):
                     if selection.enabled(duplicate_rule.id):
                         findings.extend(_duplicates(overlay, duplicate_rule, selection))
                 except LoadError as error:
-                    if selection.enabled(parse_rule.id):
-                        findings.append(Finding(overlay_path, error.line, error.column, parse_rule.id, parse_rule.name,
-                                                selection.severity_of(parse_rule, Hit()), error.message))
+                    not_loaded(overlay_path, error)
             read = read_tools(document, self.input_format, overlay, selection.contracts_required)
+            tools = read.tools
+            # no tool came out of it, or only what a mapping without `toolcontract:` was taken for (a
+            # package.json has a `name`): what is wrong with its structure is said whatever the selection
+            unplaced = not tools or (read.format == "native" and "toolcontract" not in document.data)
+            structure = unread if unplaced else findings if selection.enabled(structure_rule.id) else None
             if read.format == "native":
                 for r in self.doc_rules:
+                    if r is structure_rule:
+                        continue
                     for hit in r.check(document):
                         pointer = _pointer(hit.path)
                         findings.append(_finding(r, hit, document, pointer, None, selection.severity_of(r, hit)))
-            if selection.enabled(structure_rule.id):
+                if structure is not None:
+                    for hit in structure_rule.check(document):
+                        structure.append(_finding(structure_rule, hit, document, _pointer(hit.path), None,
+                                                  selection.severity_of(structure_rule, hit)))
+            if structure is not None:
                 for problem in read.problems:
                     problem_document, pointer, message = problem
                     hit = Hit(message=message, anchor=getattr(problem, "anchor", "auto"))
-                    findings.append(_finding(structure_rule, hit, problem_document, pointer,
-                                             _tool_at(read.tools, problem_document, pointer),
-                                             selection.severity_of(structure_rule, hit)))
-            tools = read.tools
+                    structure.append(_finding(structure_rule, hit, problem_document, pointer,
+                                              _tool_at(read.tools, problem_document, pointer),
+                                              selection.severity_of(structure_rule, hit)))
             views.extend(tools)
             copies: list[tuple[int, Finding]] | None = [] if len(tools) > 1 else None
             for index, tool in enumerate(tools):
@@ -509,8 +561,7 @@ class _Plan(MutableRecord):
                 findings.extend(_once_per_copy(copies, document))
             if tools and self.list_rules:
                 findings.extend(self._list_findings(tools, document))
-        return Chunk(findings, documents, views, count)
-
+        return Chunk(findings, documents, views, count, unread, skipped)
 
     def _list_findings(self, tools: list[ToolView], document: Document) -> Iterator[Finding]:
         """The list rules' findings on the tools of one document."""

@@ -10,7 +10,9 @@ each child's findings back through a pipe. What crosses the pipe is small and pl
 interpreter has it loaded already, where importing `pickle` cost ~3 ms; a value it
 cannot write fails the child, and the parent lints that run itself):
 
-- the findings (before suppressions and set rules, which the parent applies to all);
+- the findings (before suppressions and set rules, which the parent applies to all), and
+  apart from them those about files not read (TC000, and TC002 where no tool came out),
+  which nothing hides, with the paths of walked files skipped as no tool list;
 - each loaded file's path. Its text is not sent: the parent holds the same bytes
   and decodes them itself (reporters show source lines; suppression comments are
   read from the text). Sending them, and every position set rules might ask for,
@@ -175,9 +177,9 @@ def _pack(chunk: "Chunk", fields: tuple[str, ...], raw: dict[str, bytes] | None 
                       view.contracts))
     texts = [(path, None if path in raw else document.text, path in chunk.documents)
              for path, document in documents.items()]
-    findings = [(f.path, f.line, f.column, f.rule, f.name, int(f.severity), f.message, f.pointer, f.tool)
-                for f in chunk.findings]
-    return findings, texts, tools, chunk.files
+    findings, unread = ([(f.path, f.line, f.column, f.rule, f.name, int(f.severity), f.message, f.pointer, f.tool)
+                         for f in found] for found in (chunk.findings, chunk.unread))
+    return findings, texts, tools, chunk.files, unread, list(chunk.skipped)
 
 
 def _unpack(payload: tuple, raw: dict[str, bytes] | None = None, limits: Limits = DEFAULT_LIMITS) -> "Chunk":
@@ -185,9 +187,10 @@ def _unpack(payload: tuple, raw: dict[str, bytes] | None = None, limits: Limits 
 
     from toolcontract.model import Finding, Severity
 
-    rows, texts, tools, files = payload
-    findings = [Finding(path, line, column, rule, name, Severity(severity), message, pointer, tool)
-                for path, line, column, rule, name, severity, message, pointer, tool in rows]
+    rows, texts, tools, files, unread_rows, skipped = payload
+    findings, unread = ([Finding(path, line, column, rule, name, Severity(severity), message, pointer, tool)
+                         for path, line, column, rule, name, severity, message, pointer, tool in found]
+                        for found in (rows, unread_rows))
     raw = raw or {}
     light = {path: LightDocument(path, decode(raw[path]) if text is None else text, limits)
              for path, text, _ in texts}
@@ -197,7 +200,7 @@ def _unpack(payload: tuple, raw: dict[str, bytes] | None = None, limits: Limits 
         sources = {name: (light[at_path], at_pointer) for name, (at_path, at_pointer) in located.items()}
         views.append(ToolView(data, document, pointer, sources, format_, effect_origin=origin, contracts=contracts))
     documents = {path: light[path] for path, _, loaded in texts if loaded}
-    return Chunk(findings, documents, views, files)
+    return Chunk(findings, documents, views, files, unread, skipped)
 
 
 __all__ = ["LightDocument", "MIN_FILES", "can_fork", "default_jobs", "lint_in_processes"]

@@ -8,7 +8,12 @@ Codes are rule ids or prefixes; a bare `ignore` / `ignore-file` (no brackets) co
 every rule. A suppression that matched no finding is itself reported (TC009), but
 only when every code it names belongs to a rule that ran: a comment for a rule
 left out by `--select` is not "unused". JSON has no comments: use per-file ignores.
-Parse errors (TC000) cannot be suppressed inline, since the file is not read.
+
+What was not read is never hidden: a parse error (TC000) and the TC002 finding of a file from
+which no tool could be read are kept whatever a comment says (the engine adds them after this
+step; see lint.engine.lint_files), as they are whatever `--select`, `--ignore` and per-file
+ignores say. A comment in such a file is not read as a suppression of anything, so it is not
+reported as unused (TC009) either: no rule that it could name ran on the file.
 """
 
 from __future__ import annotations
@@ -92,8 +97,9 @@ def apply_suppressions(findings, suppressions: list[Suppression]):
     return kept, suppressions
 
 
-def suppress(findings, documents, selection, rules):
-    """Findings after inline suppressions, plus TC009 for each unused one (sorted)."""
+def suppress(findings, documents, selection, rules, unread_paths=frozenset()):
+    """Findings after inline suppressions, plus TC009 for each unused one (sorted); none for
+    the files in `unread_paths` (files that gave no tool: TC002)."""
     from toolcontract.model import Finding
 
     by_path: dict[str, list] = {}
@@ -116,7 +122,7 @@ def suppress(findings, documents, selection, rules):
             continue
         kept, suppressions = apply_suppressions(here, suppressions)
         result.extend(kept)
-        if not report_unused:
+        if not report_unused or path in unread_paths:
             continue
         for s in suppressions:
             if s.used:

@@ -81,11 +81,17 @@ def rule_tally(findings) -> list[tuple[str, str, int, Severity]]:
 
 
 def lint_summary(result) -> dict:
-    """The summary every lint format reports: files, tools and findings per severity."""
+    """The summary every lint format reports: files linted, tools, findings per severity, and
+    `skipped`, the files found in a folder that are no tool list (not counted in `files`)."""
     counts = {s.label: 0 for s in sorted(Severity, reverse=True)}
     for finding in result.findings:
         counts[finding.severity.label] += 1
-    return {"files": result.files, "tools": result.tools, **counts}
+    return {"files": result.files, "tools": result.tools, **counts, "skipped": len(getattr(result, "skipped", ()))}
+
+
+def skipped_note(count: int) -> str:
+    """`3 files skipped: not tool lists`, the note of a summary with skipped files."""
+    return f"{count} file{'s' * (count != 1)} skipped: {'not tool lists' if count != 1 else 'not a tool list'}"
 
 
 class AssessSummary:

@@ -1,5 +1,6 @@
 """`junit`: JUnit XML for CI test views. Lint: one testcase per file, failing when the
-file has a finding at or above the run's `--fail-on`. Assess: one testcase per case,
+file has a finding at or above the run's `--fail-on`; a file found in a folder and skipped as
+no tool list is a testcase marked skipped (counted in the suite's `skipped`). Assess: one testcase per case,
 with a failure for each unmet `expect`. Text from inputs is made printable first
 (XML 1.0 cannot carry control characters, even escaped)."""
 
@@ -45,10 +46,17 @@ def render_lint(result, stream: TextIO) -> None:
         rest = [f for f in findings if f.severity < threshold]
         if rest:
             ET.SubElement(case, "system-out").text = "\n".join(printable(_line(f)) for f in rest)
-    suite.set("tests", str(len(paths)))
+    skipped = [path for path in getattr(result, "skipped", ()) if path not in by_path and path not in result.documents]
+    for path in skipped:
+        case = ET.SubElement(suite, "testcase", classname="toolcontract.lint", name=printable(path), file=printable(path))
+        ET.SubElement(case, "skipped", message="not a tool list")
+    tests = len(paths) + len(skipped)
+    suite.set("tests", str(tests))
     suite.set("failures", str(failures))
     suite.set("errors", "0")
-    root = ET.Element("testsuites", name="toolcontract", tests=str(len(paths)), failures=str(failures), errors="0")
+    suite.set("skipped", str(len(skipped)))
+    root = ET.Element("testsuites", name="toolcontract", tests=str(tests), failures=str(failures), errors="0",
+                      skipped=str(len(skipped)))
     root.append(suite)
     _write(root, stream)
 

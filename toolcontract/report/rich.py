@@ -18,7 +18,8 @@ from rich.console import Console
 from rich.text import Text
 
 from toolcontract.model import Severity
-from toolcontract.report.common import by_file, limit_repeats, lint_summary, more_line, printable, rule_tally
+from toolcontract.report.common import (by_file, limit_repeats, lint_summary, more_line, printable, rule_tally,
+                                        skipped_note)
 
 SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "blue"}
 SEVERITY_WIDTH = max(len(s.label) for s in Severity)
@@ -193,6 +194,8 @@ def render_lint(result, stream: TextIO) -> None:
         console.print()
 
     summary = lint_summary(result)
+    if summary["skipped"]:
+        console.print(Text(skipped_note(summary["skipped"]), style="dim"))
     checked = f"{_plural(summary['files'], 'file')}, {_plural(summary['tools'], 'tool')}"
     if not result.findings:
         console.print(Text.assemble(("All clean", "bold green"), f": {checked}, no findings."))

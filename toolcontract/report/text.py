@@ -3,6 +3,7 @@
     PATH:LINE:COL: SEVERITY RULE [TOOL] MESSAGE      a finding ([TOOL] only when it names a tool)
     PATH: ... and N more RULE in this file           findings of RULE past the first 10 in PATH
     by rule: RULE rule-name N, RULE rule-name N      every finding, by rule, most first
+    N files skipped: not tool lists                  walked files that hold no tool list, if any
     F files, T tools: E errors, W warnings, I info   always the last line
 
 Only finding lines have `:LINE:COL: ` after the path, so a regex for findings never takes
@@ -15,7 +16,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from toolcontract.report.common import (AssessReporter, by_file, limit_repeats, lint_summary, more_line, printable,
-                                        rule_tally)
+                                        rule_tally, skipped_note)
 
 
 def finding_line(f) -> str:
@@ -33,6 +34,8 @@ def render_lint(result, stream: TextIO) -> None:
         stream.write("by rule: " + ", ".join(f"{rule} {name} {count}"
                                              for rule, name, count, _ in rule_tally(result.findings)) + "\n")
     s = lint_summary(result)
+    if s["skipped"]:
+        stream.write(skipped_note(s["skipped"]) + "\n")
     stream.write(
         f"{s['files']} file{'s' * (s['files'] != 1)}, {s['tools']} tool{'s' * (s['tools'] != 1)}: "
         f"{s['error']} error{'s' * (s['error'] != 1)}, {s['warning']} warning{'s' * (s['warning'] != 1)}, "

@@ -104,6 +104,52 @@ def read_tools(document: Document, input_format: str | None = None, overlay: Doc
     return result
 
 
+# ---------------------------------------------------------------- discovery
+#
+# What a walk of a folder lints. A file named on the command line is always linted (a file
+# that is no tool list is then TC002); a file met walking a folder is linted only when it says
+# it is a tool list, and skipped (counted in the summary) otherwise, so that `lint .` in a
+# repository passes over package.json, tsconfig.json, workflow and compose files, data files.
+
+
+def is_tool_list(data: object, path: str | None = None) -> bool:
+    """Whether a walked file's content says it is a tool list: a root `toolcontract:` key (our
+    format, or a contract overlay), or a provider format the detector places (MCP, OpenAI,
+    Anthropic, Gemini: keys only tool lists have). A mapping that only looks native (a `name`,
+    a `version`: package.json, a GitHub workflow, docker-compose.yml) is not one."""
+    if type(data) is dict and "toolcontract" in data:
+        return True
+    from toolcontract.sources.providers import detect
+
+    kind = detect(data, path)
+    return kind is not None and kind != "native"
+
+
+# Walked files that may fail to load and are still no descriptor: JSON with comments by design
+# (TypeScript and JavaScript project files), lockfiles that outgrow the size limit, and Helm
+# chart templates (Go templates, YAML only once rendered). Any other walked file that does not
+# load is TC000: a broken descriptor must not be hidden. Keep this list short.
+KNOWN_NON_DESCRIPTORS = ("tsconfig.json", "tsconfig.*.json", "jsconfig.json", "jsconfig.*.json",
+                         "package-lock.json", "pnpm-lock.yaml")
+
+
+def known_non_descriptor(path: str) -> bool:
+    """A walked file that is skipped, not TC000, when it does not load: its name is in
+    KNOWN_NON_DESCRIPTORS, or it is in the `templates` folder of a Helm chart (beside Chart.yaml)."""
+    import fnmatch
+
+    name = os.path.basename(path).lower()
+    if any(fnmatch.fnmatchcase(name, pattern) for pattern in KNOWN_NON_DESCRIPTORS):
+        return True
+    folder = os.path.dirname(os.path.abspath(path))
+    while os.path.basename(folder) != "templates":  # templates/ and the folders under it
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
+    return os.path.isfile(os.path.join(os.path.dirname(folder), "Chart.yaml"))
+
+
 def _base(document: Document) -> str:
     return os.path.basename(document.path) or document.path
 
