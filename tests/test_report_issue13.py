@@ -360,7 +360,7 @@ def test_demo_findings_are_the_intended_ones(runner):
     data = json.loads(done.stdout)
     assert {(f["path"].rsplit("/", 1)[-1], f["rule"], f["tool"], f["severity"]) for f in data["findings"]} == \
         DEMO_FINDINGS
-    assert data["summary"] == {"files": 5, "tools": 8, "error": 4, "warning": 2, "info": 0}
+    assert data["summary"] == {"files": 5, "tools": 8, "error": 4, "warning": 2, "info": 0, "skipped": 0}
 
 
 def test_demo_text_ends_with_the_tally_and_the_summary(runner):
