@@ -14,6 +14,14 @@ which no tool could be read are kept whatever a comment says (the engine adds th
 step; see lint.engine.lint_files), as they are whatever `--select`, `--ignore` and per-file
 ignores say. A comment in such a file is not read as a suppression of anything, so it is not
 reported as unused (TC009) either: no rule that it could name ran on the file.
+
+Only real comments count: YAML comments as the scanner sees them (a `#` inside any scalar,
+quoted, block or plain, is text), never anything in a JSON file or a live server's answer, which
+are data a tool's author controls. The security rules (TC6xx) are never hidden by a comment that
+does not name them (a bare `ignore` / `ignore-file`), nor by a comment at the end of a line,
+which sits beside the very scalar that holds the finding's span: put `# toolcontract:
+ignore[TC603]` on the line above. A code that is not a rule id or prefix (`TC4O3`) is reported
+as an invalid suppression (TC009).
 """
 
 from __future__ import annotations
@@ -22,61 +30,77 @@ import re
 
 from toolcontract.records import Record
 
-# compiled (and kept in re's own cache) when a text has a comment that may be one (_GATE)
+# within a comment's text: the suppression, at its start or after other comment text
 _COMMENT_SOURCE = r"(?:^|\s)#\s*toolcontract:\s*(?P<kind>ignore-file|ignore)\b(?:\[(?P<codes>[^\]]*)\])?"
+_CODE = re.compile(r"TC\d{0,3}\Z|ALL\Z")
+SECURITY = "TC6"
 
 
 class Suppression(Record):
     """A `# toolcontract: ignore[...]` comment: where it is (`line`, `column`), the line it
     covers (`applies_to`; None for ignore-file), the rule ids or prefixes it names (`codes`;
-    empty: every rule), its text, and whether a finding used it."""
+    empty: every rule), whether it ends a line of YAML (`trailing`), the codes that are no rule id
+    or prefix (`invalid`), its text, and whether a finding used it."""
 
-    __slots__ = ("line", "column", "applies_to", "codes", "text", "used")
+    __slots__ = ("line", "column", "applies_to", "codes", "text", "used", "trailing", "invalid")
 
     def __init__(self, line: int, column: int, applies_to: int | None, codes: tuple[str, ...], text: str,
-                 used: bool = False):
+                 used: bool = False, trailing: bool = False, invalid: tuple[str, ...] = ()):
         self.line = line
         self.column = column
         self.applies_to = applies_to
         self.codes = codes
         self.text = text
         self.used = used
+        self.trailing = trailing
+        self.invalid = invalid
 
     __hash__ = None  # type: ignore[assignment]  # `used` changes
 
     def covers(self, rule_id: str) -> bool:
-        return not self.codes or any(rule_id.startswith(code) for code in self.codes)
+        if rule_id.startswith(SECURITY):  # only by name, and never from beside the scalar itself
+            return not self.trailing and any(rule_id.startswith(code) and code != "ALL" and len(code) > 2
+                                             for code in self.codes)
+        return not self.codes or any(code == "ALL" or rule_id.startswith(code) for code in self.codes)
 
 
 # whatever a suppression comment holds, in a text: most descriptors have `toolcontract: 1` but
-# no such comment, and this finds that in one quick pass instead of a look at every line
+# no such comment, and this finds that in one quick pass instead of scanning the YAML
 _GATE = re.compile(r"#\s*toolcontract:")
 
 
-def parse_suppressions(text: str) -> list[Suppression]:
-    if _GATE.search(text) is None:
+def parse_suppressions(text: str, path: str = "<text>.yaml") -> list[Suppression]:
+    """The suppression comments of a file: none in JSON (it has no comments)."""
+    from toolcontract.sources.document import looks_like_json
+
+    if _GATE.search(text) is None or looks_like_json(path, text):
         return []
-    return _parse_lines(text)
+    return _parse(text)
 
 
-def _parse_lines(text: str) -> list[Suppression]:
+def _parse(text: str) -> list[Suppression]:
+    from toolcontract.sources.document import yaml_comments
+
     comment = re.compile(_COMMENT_SOURCE)
     found: list[Suppression] = []
-    for number, line in enumerate(text.split("\n"), 1):
-        if "toolcontract:" not in line:
-            continue
-        match = comment.search(line)
+    for number, column, body, trailing in yaml_comments(text):
+        match = comment.search(body)
         if match is None:
             continue
-        codes = tuple(c.strip().upper() for c in (match.group("codes") or "").split(",") if c.strip())
-        column = line.index("#", match.start()) + 1
+        named = [c.strip().upper() for c in (match.group("codes") or "").split(",") if c.strip()]
+        codes = tuple(c for c in named if _CODE.match(c))
+        invalid = tuple(c for c in named if not _CODE.match(c))
+        at = column + body.index("#", match.start())
         if match.group("kind") == "ignore-file":
             applies = None
-        elif line[: column - 1].strip():  # code before the comment: this line
+        elif trailing:  # code before the comment: this line
             applies = number
         else:  # a comment alone on its line: the next line
             applies = number + 1
-        found.append(Suppression(number, column, applies, codes, match.group(0).strip()))
+        if invalid and not codes:  # nothing it names is a rule: it suppresses nothing
+            applies = -1
+        found.append(Suppression(number, at, applies, codes, match.group(0).strip(), trailing=trailing,
+                                 invalid=invalid))
     return found
 
 
@@ -116,7 +140,7 @@ def suppress(findings, documents, selection, rules, unread_paths=frozenset()):
         if document is None:
             result.extend(here)
             continue
-        suppressions = parse_suppressions(document.text)
+        suppressions = parse_suppressions(document.text, document.path)
         if not suppressions:
             result.extend(here)
             continue
@@ -125,7 +149,11 @@ def suppress(findings, documents, selection, rules, unread_paths=frozenset()):
         if not report_unused or path in unread_paths:
             continue
         for s in suppressions:
-            if s.used:
+            for code in s.invalid:
+                result.append(Finding(path, s.line, s.column, unused_rule.id, unused_rule.name,
+                                      unused_rule.severity, f"invalid suppression {code!r}: rule ids look like TC403, "
+                                      "prefixes like TC4", "", None))
+            if s.used or (s.invalid and not s.codes):
                 continue
             if s.codes and not all(any(r.startswith(code) for r in enabled) for code in s.codes):
                 continue  # it names a rule that did not run: not evidence of anything

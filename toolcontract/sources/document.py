@@ -233,6 +233,51 @@ class Document:
         return lines[line - 1].removesuffix("\r") if 0 < line <= len(lines) else ""
 
 
+# ------------------------------------------------------------------- comments
+
+_YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # the line breaks libyaml counts
+
+
+def yaml_comments(text: str) -> list[tuple[int, int, str, bool]]:
+    """The comments of a YAML text, as the scanner sees them: (line, column, text from `#` to the end
+    of the line, whether something precedes it on its line), 1-based.
+
+    PyYAML's scanner drops comments, but every other character of the text belongs to a token
+    (scalars with their quotes and block-scalar bodies, indicators, keys) or is white space; so
+    a `#` outside every token's span is a comment, and one inside a scalar (quoted, block or
+    plain: `a#b`) is text. A text the scanner cannot read has no comments."""
+    yaml, _ = _yaml()
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    spans: list[tuple[int, int]] = []
+    try:
+        for token in yaml.scan(text, Loader=loader):
+            start, end = token.start_mark.index, token.end_mark.index
+            if end > start:
+                spans.append((start, end))
+    except yaml.YAMLError:
+        return []
+    found: list[tuple[int, int, str, bool]] = []
+    line_starts = [0] + [m.end() for m in _YAML_BREAK.finditer(text)]
+    cursor = 0  # spans come in text order
+    position = text.find("#")
+    while position != -1:
+        while cursor < len(spans) and spans[cursor][1] <= position:
+            cursor += 1
+        inside = cursor < len(spans) and spans[cursor][0] <= position < spans[cursor][1]
+        if inside:
+            position = text.find("#", spans[cursor][1])
+            continue
+        import bisect
+
+        line = bisect.bisect_right(line_starts, position)
+        start = line_starts[line - 1]
+        end_match = _YAML_BREAK.search(text, position)
+        end = end_match.start() if end_match else len(text)
+        found.append((line, position - start + 1, text[position:end], bool(text[start:position].strip())))
+        position = text.find("#", end)
+    return found
+
+
 # --------------------------------------------------------------------- reading
 
 
