@@ -29,7 +29,8 @@ EXPECTED_RULES: dict[str, Severity] = {
     "TC405": Severity.ERROR, "TC406": Severity.ERROR, "TC407": Severity.ERROR, "TC408": Severity.ERROR,
     "TC409": Severity.ERROR, "TC410": Severity.ERROR, "TC411": Severity.WARNING, "TC412": Severity.WARNING,
     "TC413": Severity.ERROR,
-    # issue 13: an MCP tool named or described as a read without readOnlyHint: true
+    # issue 13: defaults, types across a list, requirements stated only in prose, read tools without readOnlyHint
+    "TC414": Severity.WARNING, "TC415": Severity.WARNING, "TC416": Severity.INFO, "TC417": Severity.INFO,
     "TC418": Severity.WARNING,
     # issue 4: portability rules, run only for the surfaces `--target` names
     "TC501": Severity.ERROR, "TC502": Severity.ERROR, "TC503": Severity.ERROR, "TC504": Severity.ERROR,

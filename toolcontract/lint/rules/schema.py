@@ -22,6 +22,7 @@ from toolcontract.schema_tools import (
     accepts,
     compile_validator,
     explain_errors,
+    is_valid_schema,
     linear_pattern,
     metaschema_errors,
     types_of,
@@ -464,6 +465,17 @@ def _q(value: Any, limit: int = 80) -> str:
     """A value from the input, quoted for a message and cut to a readable length."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 4] + "...'"
+
+
+def _qv(value: Any, limit: int = 80) -> str:
+    """A value from the input as JSON (`null`, `false`, `[1, 2]`), or quoted as _q does for a string."""
+    if isinstance(value, str):
+        return _q(value, limit)
+    try:
+        text = _json(value)
+    except (TypeError, ValueError):
+        return _q(value, limit)
+    return text if len(text) <= limit else text[: limit - 4] + " ..."
 
 
 def _where(path: tuple) -> str:
@@ -1150,21 +1162,64 @@ def property_untyped(tool: ToolView) -> Iterator[Hit]:
                       anchor="value")
 
 
+# the drafts before 2020-12, by the name KNOWN_DIALECTS gives them
+_DRAFTS = ("draft-03", "draft-04", "draft-06", "draft-07", "2019-09")
+_UP_TO_07 = frozenset(("draft-03", "draft-04", "draft-06", "draft-07"))
+_UP_TO_04 = frozenset(("draft-03", "draft-04"))
+# what MCP and toolcontract read a schema without `$schema` as; "http://json-schema.org/schema#" is the latest
+# draft, which jsonschema-rs reads as 2020-12
+_AS_2020_12 = frozenset(("2020-12", "latest"))
+# keywords that assert or apply subschemas in draft-07 and earlier: next to a `$ref` those drafts ignore them,
+# 2020-12 applies them (annotations such as description or default change nothing that validates)
+_REF_IGNORED_SIBLINGS = (
+    "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+    "maxLength", "minLength", "pattern", "items", "additionalItems", "maxItems", "minItems", "uniqueItems",
+    "contains", "maxProperties", "minProperties", "required", "properties", "patternProperties",
+    "additionalProperties", "dependencies", "propertyNames", "if", "then", "else", "allOf", "anyOf", "oneOf", "not",
+    "extends", "disallow", "divisibleBy",
+)
+
+
+def dialect_name(uri: str) -> str | None:
+    """The dialect a `$schema` URI names (`draft-07`, `2020-12`, `latest`), or None for one no validator knows.
+    The scheme and an empty fragment do not matter (validators accept `http`, `https`, `#` and none)."""
+    key = uri.strip().split("://", 1)[-1].rstrip("#")
+    if key == "json-schema.org/schema":
+        return "latest"
+    return KNOWN_DIALECTS.get(key)
+
+
 @rule(
     id="TC412",
     name="dialect-unsupported",
     severity=Severity.WARNING,
-    summary="`$schema` names a dialect other than JSON Schema 2020-12.",
+    summary=("`$schema` names an earlier draft that reads a keyword of the schema otherwise than 2020-12, "
+             "or no known dialect."),
     rationale=(
-        "Validators pick their rules from `$schema`: python-jsonschema validates a draft-07 schema as "
-        "draft-07, while MCP reads a schema without `$schema` as 2020-12 and toolcontract reads every schema "
-        "as 2020-12. The dialects differ where it matters (an `items` list, `definitions`, `dependencies`, "
-        "`exclusiveMinimum: true`), so two clients accept different arguments for the same tool. Convert the "
-        "schema and name https://json-schema.org/draft/2020-12/schema, or drop `$schema`."
+        "MCP reads a schema without `$schema` as JSON Schema 2020-12, and toolcontract reads every schema so, "
+        "while validators such as python-jsonschema and jsonschema-rs pick their rules from `$schema`. Naming "
+        "draft-07 is harmless in itself (zod-to-json-schema does it for many TypeScript servers): it matters "
+        "only where the drafts disagree on a keyword the schema uses, because then two clients accept "
+        "different arguments for the same tool. Those keywords are an `items` list (a tuple up to 2019-09, "
+        "`prefixItems` in 2020-12), `dependencies` (up to draft-07; `dependentRequired`/`dependentSchemas` "
+        "since), `$recursiveRef` and `$recursiveAnchor` (2019-09 only), a boolean `exclusiveMinimum`/"
+        "`exclusiveMaximum` and `id` as the base URI of `$ref`s (draft-04), assertions beside a `$ref` (ignored "
+        "up to draft-07, applied in 2020-12; annotations there change nothing), and draft-03's boolean "
+        "`required`, `extends`, `disallow` and `divisibleBy`. A `$schema` no validator knows is reported too: "
+        "jsonschema-rs refuses to build a validator for it. Convert the keyword to 2020-12 and name "
+        "https://json-schema.org/draft/2020-12/schema (or drop `$schema`)."
     ),
     examples=(
-        Bad(_WEATHER.replace("  type: object\n", "  $schema: http://json-schema.org/draft-07/schema#\n"
-                             "  type: object\n"), line=5),
+        Bad(_WEATHER.replace("  type: object\n", "  $schema: http://json-schema.org/draft-07/schema#\n  type: object\n")
+            .replace("{type: string, description: City name such as Lisbon.}",
+                     "{$ref: '#/definitions/city', maxLength: 40}\n  definitions:\n"
+                     "    city: {type: string, description: City name such as Lisbon.}"), line=8,
+            note="draft-07 ignores maxLength beside $ref; 2020-12 applies it"),
+        Bad(_WEATHER.replace("  type: object\n", "  $schema: http://json-schema.org/draft-07/schema#\n  type: object\n")
+            .replace("  required", "    at:\n      type: array\n      description: Latitude and longitude.\n"
+                     "      items: [{type: number}, {type: number}]\n  required"), line=12, note="tuple items"),
+        Good(_WEATHER.replace("  type: object\n", "  $schema: http://json-schema.org/draft-07/schema#\n"
+                              "  type: object\n"), note="draft-07 named, but nothing in the schema reads differently"),
         Good(_WEATHER.replace("  type: object\n", "  $schema: https://json-schema.org/draft/2020-12/schema\n"
                               "  type: object\n")),
     ),
@@ -1173,20 +1228,85 @@ def dialect_unsupported(tool: ToolView) -> Iterator[Hit]:
     for path, schema, w in _field_walks(tool):
         if "$schema" not in w.marks:
             continue
-        for node in w.having("$schema"):
+        declared = w.having("$schema")
+        earlier = False
+        for node in declared:
             dialect = node.schema.get("$schema")
             if not isinstance(dialect, str) or dialect in DIALECTS_2020_12:
                 continue
-            name = KNOWN_DIALECTS.get(dialect.split("://", 1)[-1].rstrip("#"))
-            if name == "2020-12":
-                message = (f"$schema {_q(dialect)} is 2020-12 under a URI validators may not recognise: "
-                           f"use {_q(META_2020_12)}")
-            elif name:
-                message = (f"$schema is {name} ({_q(dialect)}): the schema is read as 2020-12; convert it and "
-                           f"name {_q(META_2020_12)}")
-            else:
-                message = f"$schema {_q(dialect)} is not a dialect toolcontract knows; schemas are read as 2020-12"
-            yield Hit((*path, *node.path, "$schema"), message)
+            name = dialect_name(dialect)
+            if name is None:
+                yield Hit((*path, *node.path, "$schema"), f"$schema {_q(dialect)} is not a JSON Schema dialect "
+                          "validators know (jsonschema-rs refuses to build a validator for it): name "
+                          f"{_q(META_2020_12)} or drop it")
+            elif name not in _AS_2020_12:
+                earlier = True
+        if earlier:
+            yield from _dialect_differences(path, w)
+
+
+def _dialect_differences(path: tuple, w: Walk) -> Iterator[Hit]:
+    """The keywords of nodes under an earlier draft's `$schema` that the draft reads otherwise than 2020-12."""
+    nodes = w.nodes
+    names: list[str | None] = [None] * len(nodes)  # the dialect each node is read with, by its nearest `$schema`
+    has_ref = "$ref" in w.marks
+    for i, node in enumerate(nodes):
+        own = node.schema.get("$schema")
+        if isinstance(own, str):
+            names[i] = dialect_name(own) if own not in DIALECTS_2020_12 else "2020-12"
+        elif node.parent >= 0:
+            names[i] = names[node.parent]
+        name = names[i]
+        if name is None or name not in _DRAFTS:
+            continue
+        s = node.schema
+        at = (*path, *node.path)
+        where = _where(node.path)
+        if isinstance(s.get("items"), list):
+            yield Hit((*at, "items"), f"`items` at {where} is a list: {name} checks the n-th item against the n-th "
+                      "schema (a tuple), 2020-12 (how MCP reads schemas) has no list form and uses `prefixItems` "
+                      "for it: write `prefixItems` and name 2020-12 in `$schema`")
+        if name in _UP_TO_07 and isinstance(s.get("dependencies"), dict):
+            yield Hit((*at, "dependencies"), f"`dependencies` at {where}: {name} requires the listed properties (or "
+                      "applies the schema) when a property is present, 2020-12 has no `dependencies` and validators "
+                      "that follow it ignore it: write `dependentRequired` (lists) or `dependentSchemas` (schemas)")
+        if name == "2019-09":
+            for keyword in ("$recursiveRef", "$recursiveAnchor"):
+                if keyword in s:
+                    yield Hit((*at, keyword), f"`{keyword}` at {where} is 2019-09's dynamic recursion; 2020-12 "
+                              "ignores it (it has `$dynamicRef`/`$dynamicAnchor`), so the recursion is lost: "
+                              "convert it to `$dynamicRef`/`$dynamicAnchor`")
+        if name in _UP_TO_04:
+            for keyword, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+                flag = s.get(keyword)
+                if isinstance(flag, bool):
+                    value = s.get(bound)
+                    numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+                    fix = (f"write `{keyword}: {_json(value)}` without `{bound}`" if flag and numeric
+                           else f"write `{keyword}` as the bound itself, or drop it")
+                    yield Hit((*at, keyword), f"`{keyword}: {_json(flag)}` at {where} makes `{bound}` exclusive in "
+                              f"{name}; in 2020-12 `{keyword}` is the bound itself and must be a number: {fix}")
+            ident = s.get("id")
+            if has_ref and isinstance(ident, str):
+                yield Hit((*at, "id"), f"`id` {_q(ident)} at {where} is the base URI `$ref`s resolve against in "
+                          f"{name}; 2020-12 ignores `id` (it reads `$id`), so references may resolve elsewhere: "
+                          "rename it `$id`")
+        if name == "draft-03":
+            if isinstance(s.get("required"), bool):
+                yield Hit((*at, "required"), f"`required: {_json(s['required'])}` at {where} marks the property "
+                          "required in draft-03; 2020-12 lists required names on the object: move it to the "
+                          "object's `required` list")
+            for keyword, instead in (("extends", "allOf"), ("disallow", "not"), ("divisibleBy", "multipleOf")):
+                if keyword in s:
+                    yield Hit((*at, keyword), f"`{keyword}` at {where} is draft-03's; 2020-12 ignores it: "
+                              f"write `{instead}`")
+        if name in _UP_TO_07 and isinstance(s.get("$ref"), str):
+            ignored = [k for k in _REF_IGNORED_SIBLINGS if k in s]
+            if ignored:
+                listed = ", ".join(f"`{k}`" for k in ignored[:4]) + (" ..." if len(ignored) > 4 else "")
+                yield Hit((*at, "$ref"), f"`$ref` at {where} has {listed} beside it: {name} ignores every keyword "
+                          "next to `$ref`, 2020-12 applies them too, so clients accept different values: put the "
+                          "`$ref` in an `allOf` with them, or drop them")
 
 
 _SEMANTIC = _WEATHER.replace(
@@ -1247,3 +1367,479 @@ def semantic_rule_invalid(tool: ToolView) -> Iterator[Hit]:
             value = entry.get(part)
             if isinstance(value, (dict, bool)):
                 yield from _meta_hits((*at, part), value, f"{label}'s `{part}`")
+
+
+# ------------------------------------------------------------ defaults (TC414, TC415)
+
+_REF_KEYS = frozenset(("$ref", "$dynamicRef"))
+_DEF_KEYS = ("$defs", "definitions")
+
+
+def _ref_values(value: Any, into: list, depth: int = 0) -> bool:
+    """Collect every `$ref` string anywhere in `value`; False when it cannot be told (too deep, a `$ref`
+    that is not a string, a `$dynamicRef`)."""
+    if depth > 200:
+        return False
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "$ref":
+                if not isinstance(item, str):
+                    return False
+                into.append(item)
+            elif key == "$dynamicRef":
+                return False
+            if isinstance(item, (dict, list)) and not _ref_values(item, into, depth + 1):
+                return False
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, (dict, list)) and not _ref_values(item, into, depth + 1):
+                return False
+    return True
+
+
+def _standalone(w: Walk, root: dict, schema: dict) -> dict | None:
+    """`schema` without its `default`, as a schema of its own; None when its meaning depends on what it cannot
+    carry along. `$ref`s are kept only when they point into the root's `$defs`/`definitions` (copied in, so they
+    resolve to the same schemas), in a schema without other resources (`$id`s)."""
+    sub = {k: v for k, v in schema.items() if k != "default"}
+    if not _mentions(sub, _REF_KEYS, 0):
+        return sub
+    if len(w.resources) > 1 or w.truncated or any(k in sub for k in (*_DEF_KEYS, "$id")):
+        return None
+    carried = {k: root[k] for k in _DEF_KEYS if isinstance(root.get(k), dict)}
+    refs: list[str] = []
+    if not carried or not _ref_values(sub, refs) or not _ref_values(list(carried.values()), refs):
+        return None
+    for ref in refs:
+        head, _, rest = ref.partition("/")
+        if head != "#" or rest.split("/", 1)[0] not in carried:
+            return None  # `#`, `#/properties/...`, an anchor or another document: not carried
+    sub.update(carried)
+    return sub
+
+
+# TC414 validates each default against its whole subschema, so nested defaults check the same parts again: at most
+# this many keys and values (see _subtree_weights) are checked per tool. Real schemas use a few hundred.
+_DEFAULT_BUDGET = 100_000
+_SUBSCHEMA_FORMS = frozenset(k for k, form in _FORMS.items() if form[0] in ("one", "map", "list"))
+
+
+def _subtree_weights(w: Walk) -> list[int]:
+    """For each node, the keys and data values (enum members, consts, defaults, unknown keywords, at any depth)
+    of its subschema, its subschemas' included: a measure of what validating against it reads."""
+    nodes = w.nodes
+    weights = [0] * len(nodes)
+    cap = _DEFAULT_BUDGET + 1
+    for i, node in enumerate(nodes):
+        total = 0
+        for key, value in node.schema.items():
+            total += 1
+            if value.__class__ is dict or value.__class__ is list:
+                # a keyword's subschemas are nodes of their own (counted there); anything else is data
+                total += len(value) if key in _SUBSCHEMA_FORMS else _size(value, cap)
+        weights[i] = total
+    for i in range(len(nodes) - 1, 0, -1):
+        weights[nodes[i].parent] += weights[i]
+    return weights
+
+
+def _size(value: Any, cap: int) -> int:
+    """The members of a JSON value at every depth, counting stopped past `cap`."""
+    count, stack = 0, [value]
+    while stack and count <= cap:
+        item = stack.pop()
+        if item.__class__ is dict:
+            count += len(item)
+            stack.extend(v for v in item.values() if v.__class__ is dict or v.__class__ is list)
+        elif item.__class__ is list:
+            count += len(item)
+            stack.extend(v for v in item if v.__class__ is dict or v.__class__ is list)
+    return count
+
+
+def _default_error(w: Walk, root: dict, schema: dict) -> tuple[tuple, str] | None:
+    """The first error of `schema`'s own `default` against `schema` without it, or None (valid, or not
+    checkable: a schema that is not valid 2020-12, does not compile, or depends on what it cannot carry)."""
+    sub = _standalone(w, root, schema)
+    if not sub:
+        return None  # a bare default: anything goes
+    value = schema["default"]
+    if not is_valid_schema(sub):
+        return None  # TC401's
+    try:
+        if accepts(sub, value):
+            return None
+    except RecursionError:
+        pass
+    try:
+        validator = compile_validator(sub)
+        errors = instance_errors(validator, value)
+    except (ValueError, TypeError, OverflowError, RecursionError):
+        return None  # a bad pattern (TC410), a dangling $ref (TC408), a value JSON cannot hold
+    return errors[0] if errors else None
+
+
+_DEFAULTS = """\
+toolcontract: 1
+name: report_export
+effect: read
+input_schema:
+  type: object
+  properties:
+    report_id: {type: string, description: Report to export.}
+    format: {type: string, enum: [csv, pdf], default: csv, description: File format.}
+  required: [report_id]
+  additionalProperties: false
+"""
+
+
+@rule(
+    id="TC414",
+    name="default-invalid",
+    severity=Severity.WARNING,
+    summary="A `default` in `input_schema` is rejected by its own schema.",
+    rationale=(
+        "A default is what the tool uses when the argument is left out, and models copy it when they fill the "
+        "argument in. One the schema rejects (a value outside its `enum`, `\"false\"` for a boolean, `null` for a "
+        "type that does not allow null, a number beyond `maximum`) either never happens, or gets every call that "
+        "copies it refused by a validating client; either way schema and tool disagree about the argument. The "
+        "default is checked against its own subschema without it; subschemas that are not valid 2020-12 (TC401), "
+        "or whose `$ref`s lead outside the schema's `$defs`, are skipped."
+    ),
+    examples=(
+        Bad(_DEFAULTS.replace("default: csv", "default: xlsx"), line=8, note="not in the enum"),
+        Bad(_DEFAULTS.replace("    format", "    gzip: {type: boolean, default: 'false', description: Compress.}\n"
+                              "    format"), line=8, note="a string for a boolean"),
+        Good(_DEFAULTS),
+        Good(_DEFAULTS.replace("{type: string, enum: [csv, pdf], default: csv,",
+                               "{type: [string, 'null'], enum: [csv, pdf, null], default: null,"), note="null allowed"),
+    ),
+)
+def default_invalid(tool: ToolView) -> Iterator[Hit]:
+    schema = tool.get("input_schema")
+    if not isinstance(schema, dict):
+        return
+    w = walk(schema)
+    checked = [i for i, node in enumerate(w.nodes) if "default" in node.schema and not node.conditional]
+    if not checked or w.truncated:
+        return
+    weights = _subtree_weights(w)
+    budget = _DEFAULT_BUDGET
+    for i in checked:
+        if weights[i] > budget:
+            continue  # each default is checked against its whole subschema: cap the work on hostile input
+        budget -= weights[i]
+        node = w.nodes[i]
+        s = node.schema
+        error = _default_error(w, schema, s)
+        if error is None:
+            continue
+        at, reason = error
+        value = s["default"]
+        where = f" at {join_pointer('', *at)}" if at else ""
+        if len(reason) > 160:
+            reason = reason[:150] + " ..."
+        kinds = types_of(s)
+        if value is None and kinds and "null" not in kinds:
+            fix = "allow null in `type` if null means 'not given', or drop the default"
+        elif isinstance(s.get("enum"), list) and "is not one of" in reason:
+            fix = "make it one of the enum values, or drop it"
+        else:
+            fix = "change the default or the schema"
+        yield Hit(("input_schema", *node.path, "default"),
+                  f"default {_qv(value)} fails its own schema{where}: {reason}; {fix}")
+
+
+@rule(
+    id="TC415",
+    name="required-with-default",
+    severity=Severity.WARNING,
+    summary="A property listed in `required` also declares a `default`.",
+    rationale=(
+        "A default applies only when the argument is left out, and a required argument never is: either the "
+        "default is dead, or the property is meant to be optional and every call is made to send it anyway "
+        "(models do, when the schema says required). Drop the default, or take the property out of `required`. "
+        "Only the `required` of the object that declares the property counts; a requirement under `then` or a "
+        "`oneOf` branch still leaves room for the default."
+    ),
+    examples=(
+        Bad(_DEFAULTS.replace("required: [report_id]", "required: [report_id, format]"), line=8),
+        Good(_DEFAULTS),
+    ),
+)
+def required_with_default(tool: ToolView) -> Iterator[Hit]:
+    schema = tool.get("input_schema")
+    if not isinstance(schema, dict):
+        return
+    w = walk(schema)
+    if "required" not in w.marks:
+        return
+    for node in w.having("required"):
+        required, properties = node.schema.get("required"), node.schema.get("properties")
+        if node.conditional or not isinstance(required, list) or not isinstance(properties, dict):
+            continue
+        reported: set[str] = set()
+        for name in required:
+            sub = properties.get(name) if name.__class__ is str else None
+            if sub.__class__ is dict and "default" in sub and name not in reported:
+                reported.add(name)
+                yield Hit(("input_schema", *node.path, "properties", name, "default"),
+                          f"property {_q(name)} is required, so its default {_qv(sub['default'])} never applies: "
+                          f"drop the default, or take {_q(name)} out of `required` if callers may leave it out")
+
+
+# ------------------------------------------------------ parameter types across a list (TC416)
+
+
+_TYPE_SETS: dict[str, frozenset[str]] = {}  # _type_set of a single type name, once per name
+
+
+def _type_set(kind: Any) -> frozenset[str] | None:
+    """A `type` as a set of JSON type names, spelled as JSON Schema does (`float` is number) and with
+    `null` left out unless it is the only one (an optional-or-null parameter is the same parameter)."""
+    if kind.__class__ is str:
+        found = _TYPE_SETS.get(kind)
+        if found is None:
+            if len(_TYPE_SETS) > 256:
+                _TYPE_SETS.clear()
+            found = _TYPE_SETS[kind] = frozenset((_TYPE_NAMES.get(kind.lower(), kind.lower()),))
+        return found
+    elif not isinstance(kind, list) or not kind or not all(isinstance(k, str) for k in kind):
+        return None
+    names = frozenset(_TYPE_NAMES.get(k.lower(), k.lower()) for k in kind)
+    return (names - {"null"}) or names
+
+
+def _type_label(kinds: frozenset[str]) -> str:
+    return " or ".join(sorted(kinds))
+
+
+_MAJORITY = 3  # the majority type is used by at least this many tools, and this many times as often as another
+
+
+_OWNER = """\
+tools:
+  - name: repo_get
+    description: Get one repository by its owner and name.
+    inputSchema:
+      type: object
+      properties:
+        owner: {type: string, description: Account that owns the repository.}
+        repo: {type: string, description: Repository name.}
+  - name: repo_list_issues
+    description: List the open issues of one repository.
+    inputSchema:
+      type: object
+      properties:
+        owner: {type: string, description: Account that owns the repository.}
+        repo: {type: string, description: Repository name.}
+  - name: repo_list_branches
+    description: List the branches of one repository.
+    inputSchema:
+      type: object
+      properties:
+        owner: {type: string, description: Account that owns the repository.}
+        repo: {type: string, description: Repository name.}
+  - name: repo_star
+    description: Star one repository for the signed-in user.
+    inputSchema:
+      type: object
+      properties:
+        owner: {type: integer, description: Account that owns the repository.}
+        repo: {type: string, description: Repository name.}
+"""
+
+
+@rule(
+    id="TC416",
+    name="parameter-type-inconsistent",
+    severity=Severity.INFO,
+    scope="list",
+    summary="A top-level parameter name has one type in most tools of a list and another in a few.",
+    rationale=(
+        "A model learns a tool list as a whole: when `owner` is a string in forty tools it sends a string to "
+        "the one tool that wants an integer, and that call is refused or misread. Reported only against a clear "
+        "majority (one type used by at least three tools and three times as often as the deviating one), once "
+        "per name and deviating type, at the first tool that deviates; names that mean different things in "
+        "different tools (an `id` of a story and of a user) rarely have such a majority. Types are compared as "
+        "sets, with `null` left out (an optional-or-null parameter is the same parameter); untyped properties "
+        "are skipped. Use one type for one meaning, or give the odd parameter its own name."
+    ),
+    examples=(
+        Bad(_OWNER, line=28),
+        Good(_OWNER.replace("owner: {type: integer,", "owner: {type: [string, 'null'],")),
+    ),
+)
+def parameter_type_inconsistent(ctx: Any) -> Iterator[tuple[ToolView | None, Hit]]:
+    if len(ctx.tools) <= _MAJORITY:
+        return  # a majority of three and one tool that deviates from it need four tools
+    # name -> type set -> the tools that use it, in list order
+    uses: dict[str, dict[frozenset[str], list[ToolView]]] = {}
+    for tool in ctx.tools:
+        schema = tool.data.get("input_schema")
+        properties = schema.get("properties") if isinstance(schema, dict) else None
+        if not isinstance(properties, dict):
+            continue
+        for name, sub in properties.items():
+            if isinstance(sub, dict) and "type" in sub:
+                kinds = _type_set(sub["type"])
+                if kinds is not None:
+                    uses.setdefault(name, {}).setdefault(kinds, []).append(tool)
+    for name, by_type in uses.items():
+        if len(by_type) < 2:
+            continue
+        ranked = sorted(by_type.items(), key=lambda item: -len(item[1]))
+        (major, users), rest = ranked[0], ranked[1:]
+        if len(rest[0][1]) == len(users) or len(users) < _MAJORITY:
+            continue  # no majority
+        for kinds, deviating in rest:
+            if len(users) < _MAJORITY * len(deviating):
+                continue
+            example = users[0].name
+            yield deviating[0], Hit(
+                ("input_schema", "properties", name, "type"),
+                f"parameter {_q(name)} is {_type_label(kinds)} here but {_type_label(major)} in {len(users)} other "
+                f"tools of this list (such as {_q(example)}): use one type for one meaning, or another name")
+
+
+# ----------------------------------------------------------- requirements in prose (TC417)
+
+# a claim that the property is required, at the start of a sentence or clause ("Required for 'create'.",
+# "(required)", "This field is required", "Must be provided with ..."), and what may follow it: the end,
+# punctuation, or a word that states a condition or a reason (not a noun: "Required scopes: ...").
+# Sources, not compiled patterns: re compiles them on first use (few descriptions say "required") and caches them.
+_FOLLOW_SOURCE = (
+    r"(?=\s*(?:$|[.,;:)\]!*'\"`\-\u2013\u2014]|(?:for|when|whenever|if|unless|except|with|without|in|only|on|once|"
+    r"while|after|before|during|depending|to|by|and|but|so|because|field|parameter|argument|value|property)\b))"
+)
+_CLAIM_SOURCE = (
+    r"(?:^|(?<=[.;:!?,(\[\n*])|(?<=\s[-\u2013\u2014]))[ \t]*"  # not \s*: a run of newlines would be read n^2 times
+    r"(?:(?:this|the) (?:field|parameter|param|argument|value|property|option|input|key) (?:is|are) |it is |this is )?"
+    r"(?:required|mandatory|must be (?:provided|specified|supplied|given|included|passed|present))" + _FOLLOW_SOURCE
+)
+# what follows the property's own name in "`sha` is required when ...", "name must be provided"
+_NAMED_CLAIM_SOURCE = (
+    r"[`'\"]? (?:(?:is|are|becomes) (?:required|mandatory)|must be (?:provided|specified|supplied|given|included|"
+    r"passed))\b"
+)
+_CONDITION_SOURCE = (r"[\s,]*(?:for|when|whenever|if|unless|except|with|without|in|only|on|once|while|after|before|"
+                     r"during|depending)\b")
+_OPTIONAL_SOURCE = r"(?<!not )\boptional\b"
+_CLAUSE_END_SOURCE = r"[.;\n]\s|[.;\n]?$|\)"
+_I = re.IGNORECASE
+
+
+def _claim(name: str, text: str) -> tuple[str, bool] | None:
+    """The phrase of a description that says the property is required, and whether it states a condition."""
+    match = re.search(_CLAIM_SOURCE, text, _I)
+    start = 0
+    if match is not None:
+        start = match.start() + len(match.group(0)) - len(match.group(0).lstrip())
+    else:  # "`sha` is required ...": the tail is rare, so look for it and then for the name before it
+        wanted = name.lower()
+        for tail in re.finditer(_NAMED_CLAIM_SOURCE, text, _I):
+            at = tail.start() - len(wanted)
+            if at >= 0 and text[at:tail.start()].lower() == wanted:
+                if at > 0 and text[at - 1] in "`'\"":
+                    at -= 1
+                if at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_"):
+                    # quoted from the start of its sentence: "Exactly one of a or b is required"
+                    match, start = tail, 0
+                    for separator in (". ", "; ", "\n"):
+                        found = text.rfind(separator, 0, at)
+                        if found >= 0:
+                            start = max(start, found + len(separator))
+                    break
+        if match is None:
+            return None
+    conditional = re.compile(_CONDITION_SOURCE, _I).match(text, match.end()) is not None
+    end = re.compile(_CLAUSE_END_SOURCE).search(text, match.end())
+    phrase = text[start:end.start() if end else len(text)].strip()
+    return phrase, conditional
+
+
+def _encoded_names(w: Walk, key: tuple, groups: dict[tuple, list[Node]]) -> set[str]:
+    """Every name a `required`, `dependentRequired` or `dependencies` of a schema applying to `key` mentions."""
+    names: set[str] = set()
+    for node in groups.get(key, ()):
+        s = node.schema
+        required = s.get("required")
+        if isinstance(required, list):
+            names.update(r for r in required if isinstance(r, str))
+        for keyword in ("dependentRequired", "dependencies"):
+            mapping = s.get(keyword)
+            if isinstance(mapping, dict):
+                for trigger, value in mapping.items():
+                    names.add(trigger)
+                    if isinstance(value, list):
+                        names.update(v for v in value if isinstance(v, str))
+                    elif isinstance(value, dict) and isinstance(value.get("required"), list):
+                        names.update(v for v in value["required"] if isinstance(v, str))
+    return names
+
+
+_PASSWORD = _DEFAULTS.replace(
+    "{type: string, description: Report to export.}",
+    "{type: string, description: Report to export.}\n"
+    "    password: {type: string, description: Password of the PDF. Required when format is pdf.}",
+)
+
+
+@rule(
+    id="TC417",
+    name="requirement-in-prose",
+    severity=Severity.INFO,
+    summary="A property's description says it is required, but the schema leaves it optional.",
+    rationale=(
+        "\"Required for 'create'\", \"required when state is duplicate\" or \"(required)\" in a description is "
+        "read by the model, but no validator enforces it: a call without the property passes the schema and "
+        "fails in the tool. Say it in the schema: put an unconditional requirement in the object's `required`, "
+        "and a conditional one in `if`/`then`, `dependentRequired` or `oneOf` branches with `required` (any of "
+        "which mentioning the property silences this rule). Phrases such as \"not required\", \"if required\" "
+        "or \"the permissions required\" are not claims about the property; an unconditional claim in a "
+        "description that also calls the property optional is left alone."
+    ),
+    examples=(
+        Bad(_PASSWORD, line=8),
+        Good(_PASSWORD.replace("  additionalProperties", "  if: {properties: {format: {const: pdf}}, "
+                               "required: [format]}\n  then: {required: [password]}\n  additionalProperties"),
+             note="the condition is encoded"),
+        Good(_DEFAULTS.replace("Report to export.}", "Report to export. Not required when a draft exists.}")),
+    ),
+)
+def requirement_in_prose(tool: ToolView) -> Iterator[Hit]:
+    schema = tool.get("input_schema")
+    if not isinstance(schema, dict):
+        return
+    w = walk(schema)
+    if "properties" not in w.marks:
+        return
+    groups: dict[tuple, list[Node]] | None = None
+    for node, name, sub in _declared_properties(w):
+        if not isinstance(sub, dict) or not isinstance(name, str):
+            continue
+        text = sub.get("description")
+        if text.__class__ is not str or not _maybe_claim(text):
+            continue
+        claim = _claim(name, text)
+        if claim is None:
+            continue
+        phrase, conditional = claim
+        if not conditional and re.search(_OPTIONAL_SOURCE, text, _I):
+            continue  # "Optional. ... required": the description contradicts itself, not the schema
+        if groups is None:
+            groups = {}
+            for n in w.nodes:
+                groups.setdefault(n.key, []).append(n)
+        if name in _encoded_names(w, node.key, groups):
+            continue
+        yield Hit(("input_schema", *node.path, "properties", name, "description"),
+                  f"property {_q(name)} says {_q(phrase, 70)} but the schema leaves it optional: add it to "
+                  "`required`, or encode when it is (if/then, dependentRequired, or oneOf branches with `required`)")
+
+
+def _maybe_claim(text: str) -> bool:
+    """A cheap first test of a description: whether _claim could find anything in it (in any case)."""
+    if "equired" in text or "andatory" in text or "ust be" in text:
+        return True
+    return "EQUIRED" in text or "ANDATORY" in text or "UST BE" in text or "ust Be" in text
