@@ -1473,7 +1473,7 @@ def _default_error(w: Walk, root: dict, schema: dict) -> tuple[tuple, str] | Non
         pass
     try:
         validator = compile_validator(sub)
-        errors = instance_errors(validator, value)
+        errors = explain_errors(validator, value)  # bounded
     except (ValueError, TypeError, OverflowError, RecursionError):
         return None  # a bad pattern (TC410), a dangling $ref (TC408), a value JSON cannot hold
     return errors[0] if errors else None
