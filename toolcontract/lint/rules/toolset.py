@@ -91,8 +91,8 @@ def _label(tool: ToolView, index: int) -> str:
 
 # ------------------------------------------------------------------ TC516
 
-# Hard limits on one request's tools: OpenAI's `tools` array (400 array_above_max_length, seen on
-# GPT-4o to GPT-5.1), Gemini's function declarations (GM-SDK), Anthropic's strict tools (AN-SO)
+# Hard limits on one request's tools: OpenAI's `tools` array (400 array_above_max_length, observed
+# through GPT-5.1), Gemini's function declarations (GM-SDK), Anthropic's strict tools (AN-SO)
 OPENAI_MAX_TOOLS = 128
 GEMINI_MAX_DECLARATIONS = 512
 ANTHROPIC_MAX_STRICT_TOOLS = 20
@@ -128,8 +128,9 @@ def _anthropic_tools(count: int, optional: int = 0) -> str:
     rationale=(
         "Providers cap what one request may carry, and refuse the whole request over the cap: OpenAI takes at "
         "most 128 tools (400 `array_above_max_length`, \"Invalid 'tools': array too long. Expected an array "
-        "with maximum length 128\"; reported on GPT-4o, GPT-5, GPT-5-mini and GPT-5.1 through 2025: "
-        "zed#42393, claude-code-router#686, opencode#4909), Gemini 512 function declarations (GM-SDK), and "
+        "with maximum length 128\"; observed from 2024 to late 2025, GPT-5, GPT-5-mini and GPT-5.1 "
+        "included: zed#42393, claude-code-router#686, opencode#4909; tool-surfaces.md notes the cap as "
+        "documented only for the legacy APIs), Gemini 512 function declarations (GM-SDK), and "
         "Anthropic's strict mode 20 strict tools, 24 optional parameters and 16 union parameters (`anyOf` or "
         "a type list) across all strict schemas of a request (AN-SO). A list is one file or one live server; "
         "clients that merge several servers reach the caps sooner. Anthropic counts the tools sent with "
