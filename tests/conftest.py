@@ -37,6 +37,8 @@ EXPECTED_RULES: dict[str, Severity] = {
     "TC505": Severity.ERROR, "TC506": Severity.ERROR, "TC507": Severity.ERROR, "TC508": Severity.ERROR,
     "TC509": Severity.ERROR, "TC510": Severity.ERROR, "TC511": Severity.ERROR, "TC512": Severity.ERROR,
     "TC513": Severity.WARNING,
+    # issue 13: Gemini schema shapes; tool-list limits and context cost (list rules)
+    "TC514": Severity.ERROR, "TC515": Severity.ERROR, "TC516": Severity.ERROR, "TC517": Severity.WARNING,
     # issue 7: security rules (tool poisoning, hostile values, backtracking patterns)
     "TC601": Severity.ERROR, "TC602": Severity.ERROR, "TC603": Severity.ERROR, "TC604": Severity.ERROR,
     "TC605": Severity.ERROR, "TC606": Severity.ERROR, "TC607": Severity.WARNING, "TC608": Severity.ERROR,

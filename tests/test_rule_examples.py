@@ -11,7 +11,7 @@ import re
 import pytest
 
 from conftest import EXPECTED_RULES, RULE_ID, lint
-from toolcontract.lint.engine import Bad, Good, all_rules
+from toolcontract.lint.engine import Bad, Good, Selection, all_rules, lint_text
 
 RULES = all_rules()
 
@@ -37,6 +37,9 @@ def _run(rule, example):
         from toolcontract.sources.transcripts import check_text
 
         return SimpleNamespace(findings=check_text(example.text, select=(rule.id,)))
+    if example.options:  # a threshold's example: linted with the setting it names
+        return lint_text(example.text, "descriptor.yaml",
+                         Selection(select=(rule.id,), targets=rule.surfaces, options=dict(example.options)))
     return lint(example.text, select=(rule.id,), targets=rule.surfaces)
 
 

@@ -35,6 +35,9 @@ def test_ignore_file_covers_every_line_and_reports_when_unused():
     unused = "# toolcontract: ignore-file[TC5]\n" + BASE
     assert ("TC009", 1) not in rules_at(unused)  # TC5 rules did not run (no --target): not evidence
     assert ("TC009", 1) in rules_at(unused, targets=("openai",))
+    # TC517 runs without a target: a comment naming it alone is judged, one for all of TC5 is not
+    only_default_on = "# toolcontract: ignore-file[TC517]\n" + BASE
+    assert ("TC009", 1) in rules_at(only_default_on)
 
 
 def test_unused_suppression_is_a_warning_at_the_comment():

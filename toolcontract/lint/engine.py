@@ -35,26 +35,37 @@ class Bad(Record):
     """An example that must produce a hit of its rule at `line`.
 
     `before` (change rules only) is the old version that `text` is compared with; the hit is
-    then in `text`, or in `before` for what only the old version has (a removed tool)."""
+    then in `text`, or in `before` for what only the old version has (a removed tool).
+    `options`: rule settings (config keys, see Selection.options) the example is linted with,
+    so an example of a threshold stays short (`{"max-toolset-tokens": 300}`)."""
 
-    __slots__ = ("text", "line", "note", "before")
+    __slots__ = ("text", "line", "note", "before", "options")
 
-    def __init__(self, text: str, line: int, note: str = "", before: str = ""):
+    def __init__(self, text: str, line: int, note: str = "", before: str = "",
+                 options: Mapping[str, Any] | None = None):
         self.text = text
         self.line = line
         self.note = note
         self.before = before
+        self.options = tuple(sorted((options or {}).items()))
 
 
 class Good(Record):
-    """An example that must produce no hit of its rule (compared with `before`, for change rules)."""
+    """An example that must produce no hit of its rule (compared with `before`, for change rules;
+    linted with `options`, as for Bad)."""
 
-    __slots__ = ("text", "note", "before")
+    __slots__ = ("text", "note", "before", "options")
 
-    def __init__(self, text: str, note: str = "", before: str = ""):
+    def __init__(self, text: str, note: str = "", before: str = "", options: Mapping[str, Any] | None = None):
         self.text = text
         self.note = note
         self.before = before
+        self.options = tuple(sorted((options or {}).items()))
+
+
+def example_settings(example: "Bad | Good") -> str:
+    """The settings an example is linted with, as a note says them ("" when none)."""
+    return ", ".join(f"{key} = {value}" for key, value in example.options)
 
 
 class Rule(Record):

@@ -7,7 +7,9 @@
 Codes are rule ids or prefixes; a bare `ignore` / `ignore-file` (no brackets) covers
 every rule. A suppression that matched no finding is itself reported (TC009), but
 only when every code it names belongs to a rule that ran: a comment for a rule
-left out by `--select` is not "unused". JSON has no comments: use per-file ignores.
+left out by `--select` is not "unused", nor is one whose code names portability rules
+of which none ran for want of a `--target` (`ignore-file[TC5]` without targets, where
+only the default-on TC517 ran). JSON has no comments: use per-file ignores.
 
 What was not read is never hidden: a parse error (TC000) and the TC002 finding of a file from
 which no tool could be read are kept whatever a comment says (the engine adds them after this
@@ -133,6 +135,9 @@ def suppress(findings, documents, selection, rules, unread_paths=frozenset()):
     report_unused = selection.enabled(unused_rule.id)
     enabled = [rule.id for rule in rules.values()
                if selection.enabled(rule.id) and (not rule.surfaces or selection.surfaces_for(rule))]
+    # selected rules that run only for targets, and which of them ran
+    targeted = [(rule.id, bool(selection.surfaces_for(rule))) for rule in rules.values()
+                if rule.surfaces and selection.enabled(rule.id)]
     result = []
     for path in set(by_path) | set(documents):
         document = documents.get(path)
@@ -155,7 +160,7 @@ def suppress(findings, documents, selection, rules, unread_paths=frozenset()):
                                       "prefixes like TC4", "", None))
             if s.used or (s.invalid and not s.codes):
                 continue
-            if s.codes and not all(any(r.startswith(code) for r in enabled) for code in s.codes):
+            if s.codes and not all(_evidence(code, enabled, targeted) for code in s.codes):
                 continue  # it names a rule that did not run: not evidence of anything
             what = ", ".join(s.codes) if s.codes else "any rule"
             message = f"unused suppression: no finding of {what} " + (
@@ -164,3 +169,12 @@ def suppress(findings, documents, selection, rules, unread_paths=frozenset()):
                                   unused_rule.severity, message, "", None))
     result.sort()
     return result
+
+
+def _evidence(code: str, enabled: list[str], targeted: list[tuple[str, bool]]) -> bool:
+    """Whether a code's rules ran, so that no finding of it means the comment is unused: some
+    rule it covers ran, and, if it covers rules that run only for targets, one of those ran."""
+    if not any(rule_id.startswith(code) for rule_id in enabled):
+        return False
+    covered = [ran for rule_id, ran in targeted if rule_id.startswith(code)]
+    return not covered or any(covered)

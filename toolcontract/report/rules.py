@@ -6,7 +6,7 @@ import json
 import textwrap
 from typing import TextIO
 
-from toolcontract.lint.engine import Bad, Rule
+from toolcontract.lint.engine import Bad, Rule, example_settings
 
 
 def rule_as_dict(rule: Rule) -> dict:
@@ -19,6 +19,7 @@ def rule_as_dict(rule: Rule) -> dict:
         "examples": [
             ({"kind": "bad", "line": e.line, "note": e.note, "text": e.text} if isinstance(e, Bad)
              else {"kind": "good", "note": e.note, "text": e.text}) | ({"before": e.before} if e.before else {})
+            | ({"settings": dict(e.options)} if e.options else {})
             for e in rule.examples
         ],
     }
@@ -57,6 +58,8 @@ def render_rule(rule: Rule, stream: TextIO, fmt: str) -> None:
             head = f"Bad (hits line {example.line})"
         else:
             head = "Good"
+        if example.options:
+            head += f", with {example_settings(example)}"
         out += ["", f"{head}{': ' + example.note if example.note else ''}:"]
         if example.before:  # a change rule's example: the old version, then the new one
             out += ["  before:"] + [f"  {n:>3} | {line}" for n, line in enumerate(example.before.rstrip("\n").split("\n"), 1)]

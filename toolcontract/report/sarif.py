@@ -12,7 +12,7 @@ from typing import TextIO
 from urllib.parse import quote
 
 from toolcontract import __version__, jsoncodec
-from toolcontract.lint.engine import Bad, all_rules
+from toolcontract.lint.engine import Bad, all_rules, example_settings
 from toolcontract.model import Severity
 
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -28,6 +28,8 @@ def _help(rule) -> tuple[str, str]:
     markdown = [rule.rationale]
     for example in rule.examples:
         head = f"Bad (hits line {example.line})" if isinstance(example, Bad) else "Good"
+        if example.options:
+            head += f", with {example_settings(example)}"
         if example.before:  # a change rule's example: the old version, then the new one
             text.append(f"{head}, before:\n{example.before}")
             markdown.append(f"**{head}**, before:\n\n```yaml\n{example.before}```")

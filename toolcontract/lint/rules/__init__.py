@@ -16,7 +16,8 @@ FILE_FAMILIES = (
     "toolcontract.lint.rules.documentation",  # TC2xx
     "toolcontract.lint.rules.effects",  # TC3xx
     "toolcontract.lint.rules.schema",  # TC4xx
-    "toolcontract.lint.rules.portability",  # TC5xx
+    "toolcontract.lint.rules.portability",  # TC501-TC515
+    "toolcontract.lint.rules.toolset",  # TC516-TC517: the size of a tool list
     "toolcontract.lint.rules.security",  # TC6xx
 )
 OTHER_FAMILIES = (

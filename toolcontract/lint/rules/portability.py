@@ -617,17 +617,25 @@ def _openai_limits(w: Walk) -> Iterator[Hit]:
                       anchor="key")
 
 
-def _anthropic_limits(w: Walk) -> Iterator[Hit]:
+def anthropic_strict_counts(w: Walk) -> tuple[int, int]:
+    """What Anthropic's strict mode counts against its per-request limits in one schema: the
+    optional properties (not in `required`, at every object level) and the union parameters
+    (`anyOf`, or a `type` list of more than one type)."""
     optional = unions = 0
     for node in _object_nodes(w):
         props, required = node.schema.get("properties"), node.schema.get("required", [])
         if isinstance(props, dict):
-            listed = set(required) if isinstance(required, list) else set()
+            listed = {name for name in required if isinstance(name, str)} if isinstance(required, list) else set()
             optional += sum(1 for name in props if name not in listed)
     for node in w.nodes:
         kind = node.schema.get("type")
         if isinstance(node.schema.get("anyOf"), list) or (isinstance(kind, list) and len(kind) > 1):
             unions += 1
+    return optional, unions
+
+
+def _anthropic_limits(w: Walk) -> Iterator[Hit]:
+    optional, unions = anthropic_strict_counts(w)
     for count, limit, what in ((optional, ANTHROPIC_MAX_OPTIONAL, "optional properties"),
                                (unions, ANTHROPIC_MAX_UNIONS, "union parameters (anyOf or a type list)")):
         if count > limit:
@@ -859,6 +867,104 @@ _WALKED = frozenset((
     "additionalItems", "unevaluatedItems", "contains", "contentSchema", "properties", "patternProperties",
     "dependentSchemas", "$defs", "definitions", "allOf", "anyOf", "oneOf", "prefixItems",
 ))
+# the walked keywords outside Gemini's `parameters` subset (TC512 reports them)
+_GEMINI_REFUSED_WALKED = frozenset(k for k in _WALKED if k not in _GEMINI_KEYWORDS)
+
+
+def _gemini_nodes(tool: ToolView) -> Iterator[Node]:
+    """The subschemas Gemini's `parameters` validates as written: not tests under `if`/`not`,
+    nor anything under a keyword outside its subset (TC512 reports that keyword). None for a
+    declaration sent as `parametersJsonSchema`, which is JSON Schema."""
+    schema = _input_schema(tool)
+    if not schema or _gemini_json_form(tool):
+        return
+    w = walk(schema)
+    under = _inside(w, _GEMINI_REFUSED_WALKED)
+    for index, node in enumerate(w.nodes):
+        if not under[index] and not node.conditional:
+            yield node
+
+
+@rule(
+    id="TC514",
+    name="gemini-array-items-missing",
+    severity=Severity.ERROR,
+    summary="An array schema has no `items`, which Gemini's `parameters` schema refuses.",
+    rationale=(
+        "Gemini's `parameters` schema lists `items` as the element schema of an ARRAY (GM-SDK), and the API "
+        "checks that every ARRAY has one, refusing the whole request without it (obs): \"GenerateContentRequest.tools[0].function_declarations[3]."
+        "parameters.properties[tags].items: missing field\" (kkrishnan90/gemini-desktop#7, cline#7339, "
+        "jackmusick/bifrost#225, cognizant-ai-lab/neuro-san#1051). JSON Schema, MCP, OpenAI and Anthropic "
+        "take a bare `type: array`, so schemas written for them (Python `list` without a type argument, "
+        "LangChain's `*args`) fail only on Gemini. Say what the elements are, `items: {type: string}` at the "
+        "least. Declarations sent as `parametersJsonSchema` are not checked: that form is JSON Schema."
+    ),
+    examples=(
+        Bad(_with_property("tags: {type: array, description: Labels to filter by.}", "[city, tags]"), line=8),
+        Good(_with_property("tags: {type: array, items: {type: string}, description: Labels to filter by.}",
+                            "[city, tags]")),
+    ),
+    surfaces=("gemini",),
+)
+def gemini_array_items_missing(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]:
+    for node in _gemini_nodes(tool):
+        s = node.schema
+        if "items" not in s and "$ref" not in s and "array" in types_of(s):
+            yield Hit(("input_schema", *node.path), f"the array at {_where(node.path)} has no `items`, which "
+                      f"{_names(surfaces)} refuse{_s(surfaces)} (\"items: missing field\"): say what its elements "
+                      "are, e.g. `items: {type: string}`", anchor="key")
+
+
+@rule(
+    id="TC515",
+    name="gemini-object-properties-empty",
+    severity=Severity.ERROR,
+    summary="A nested object schema declares no `properties`, which Gemini's `parameters` schema refuses.",
+    rationale=(
+        "In Gemini's `parameters` schema an OBJECT names its members in `properties` (GM-SDK), and the API "
+        "refuses one whose `properties` are missing or empty (obs): \"GenerateContent"
+        "Request.tools[0].function_declarations[2].parameters.properties: should be non-empty for OBJECT "
+        "type\" (agno#2112, lobehub#5002, langchain-google#416; nested: browser-use#3786). The request "
+        "carries the schema as a protocol buffer, where an empty map and a missing one are the same, so "
+        "`{type: object}` and `{type: object, properties: {}}` fail alike. A free-form map (`type: object` "
+        "with only an `additionalProperties` schema) has been refused the same way; `additionalProperties` "
+        "is in Gemini's subset now, so such a map is a warning. Declare the keys an object takes, or take "
+        "an array of `{key, value}` objects or a JSON string. The root of a tool without arguments is not "
+        "reported: for Gemini such a function is declared without `parameters` (the Google SDKs accept "
+        "`parameters: None`), or with an empty object, which pydantic-ai sends so that mode ANY works "
+        "(pydantic-ai#1998; earlier API versions refused that too). Declarations sent as "
+        "`parametersJsonSchema` are not checked: that form is JSON Schema."
+    ),
+    examples=(
+        Bad(_with_property("filters: {type: object, description: Extra filters.}", "[city, filters]"), line=8),
+        Bad(_with_property("filters: {type: object, properties: {}, description: Extra filters.}",
+                           "[city, filters]"), line=8, note="empty properties: the same to Gemini"),
+        Good(_with_property("filters: {type: object, properties: {country: {type: string, description: ISO "
+                            "code.}}, description: Extra filters.}", "[city, filters]")),
+        Good("toolcontract: 1\nname: clock_now\neffect: read\ninput_schema: {type: object, additionalProperties: "
+             "false}\n", note="the root of a tool without arguments"),
+    ),
+    surfaces=("gemini",),
+)
+def gemini_object_properties_empty(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]:
+    for node in _gemini_nodes(tool):
+        s = node.schema
+        if node.parent < 0 or "object" not in types_of(s) or any(k in s for k in ("$ref", "anyOf", "oneOf", "allOf")):
+            continue  # the root: a tool without arguments; a $ref or its branches may hold the properties
+        properties = s.get("properties")
+        if properties is not None and properties != {}:
+            continue
+        what = "no `properties`" if properties is None else "empty `properties`"
+        extra = s.get("additionalProperties")
+        if isinstance(extra, dict) or extra is True:  # a map: Gemini documents additionalProperties now
+            yield Hit(("input_schema", *node.path), f"the object at {_where(node.path)} has {what}, only "
+                      f"`additionalProperties`: {_names(surfaces)} may refuse it (\"should be non-empty for OBJECT "
+                      "type\"): declare the keys it takes, or take an array of {key, value} objects",
+                      anchor="key", severity=Severity.WARNING)
+        else:
+            yield Hit(("input_schema", *node.path), f"the object at {_where(node.path)} has {what}, which "
+                      f"{_names(surfaces)} refuse{_s(surfaces)} (\"should be non-empty for OBJECT type\"): "
+                      "declare the keys it takes, or take an array of {key, value} objects", anchor="key")
 
 
 # ------------------------------------------------------------------ mcp
