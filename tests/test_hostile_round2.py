@@ -264,3 +264,66 @@ def test_a_live_servers_description_cannot_switch_off_the_scan():
     assert done.returncode == 1
     findings = json.loads(done.stdout)["findings"]
     assert {"TC603", "TC605"} <= {f["rule"] for f in findings if f["tool"] == "lookup_0"}
+
+
+# ------------------------------------------------------- names, streams, terminals
+
+STRICT = {**os.environ, "PYTHONIOENCODING": "utf-8:strict", "LC_ALL": "C.UTF-8"}
+
+
+@pytest.fixture
+def odd_names(tmp_path):
+    """A file whose name is not UTF-8, one named like a workflow command, one with a terminal escape."""
+    body = b"toolcontract: 1\nname: Bad-Name\neffect: read\n"
+    for name in (b"bad\xff.yaml", b"::add-mask::secret.yaml", b"\x1b]52;c;aGk=\x07clip.yaml"):
+        (tmp_path / os.fsdecode(name)).write_bytes(body)
+    return tmp_path
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "junit", "github", "rich"])
+def test_odd_file_names_work_in_every_format_under_a_strict_utf8_stdout(odd_names, fmt):
+    done = run("lint", ".", "--format", fmt, cwd=odd_names, env=STRICT)
+    assert done.returncode == 1, done.stderr
+    out = done.stdout.decode("utf-8")  # strict: no raw 0xFF byte, no lone surrogate
+    assert "\x1b" not in out and "\x07" not in out
+    assert not any(line.lstrip().startswith("::") for line in out.splitlines()) or fmt == "github"
+    if fmt in ("json", "sarif"):
+        json.loads(out)
+    if fmt == "junit":
+        import xml.etree.ElementTree as ET
+
+        ET.fromstring(out.split("\n", 1)[1])
+    if fmt == "sarif":
+        assert "bad%FF.yaml" in out
+    if fmt == "text":
+        assert "bad\\xff.yaml" in out
+    if fmt == "json":
+        assert any(f["path"].endswith("bad\\xff.yaml") for f in json.loads(out)["findings"])
+
+
+def test_output_to_a_file_with_odd_names(odd_names):
+    done = run("lint", ".", "--format", "sarif", "-o", odd_names / "out.sarif", cwd=odd_names, env=STRICT)
+    assert done.returncode == 1
+    json.loads((odd_names / "out.sarif").read_text("utf-8"))
+
+
+def test_stderr_carries_no_control_sequence_and_starts_no_workflow_command(tmp_path):
+    name = "::error::\x1b]0;owned\x07\x1b[2J\u202e.json"
+    (tmp_path / name).write_text('{"toolcontract": 1, "tools": [')  # does not parse: read for assess, exit 2
+    done = run("assess", name, cwd=tmp_path, env=STRICT)
+    assert done.returncode == 2
+    err = done.stderr.decode("utf-8")
+    assert err.count("\n") == 1 and not err.startswith("::")
+    assert not any(c in err for c in "\x1b\x07\u202e"), err
+
+
+def test_junit_stays_well_formed_with_non_characters():
+    from conftest import render
+    from toolcontract.lint.engine import lint_text
+
+    result = lint_text("toolcontract: 1\nname: 'bad\ufffe\uffff-name'\neffect: read\n", "x\ufffe.yaml")
+    import xml.etree.ElementTree as ET
+
+    out = render(result, "junit")
+    ET.fromstring(out.split("\n", 1)[1])
+    out.encode("utf-8")

@@ -86,4 +86,16 @@ def dumps(value: Any, *, indent: int | None = None) -> str:
     if text is None:
         separators = (",", ":") if indent is None else (",", ": ")
         text = json.dumps(value, ensure_ascii=False, default=str, separators=separators, indent=indent)
+        if _SURROGATE.search(text):  # a file name's undecodable bytes (surrogateescape): no UTF-8 can hold them
+            text = _SURROGATE.sub(_byte_escape, text)
     return _HIDDEN.sub(_escape, text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _byte_escape(match: re.Match) -> str:
+    """A lone surrogate in output text, written as the escape `printable` shows (`\\xff` for the byte
+    a file name could not decode, `\\udXXX` otherwise): valid UTF-8, the same name in every format."""
+    code = ord(match.group())
+    return f"\\\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\\\u{code:04x}"

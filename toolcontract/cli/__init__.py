@@ -38,7 +38,12 @@ def one_line(text: str) -> str:
 
 
 def _echo_err(message: str) -> None:
-    sys.stderr.write(message + "\n")
+    """One line on stderr, escaped as stdout is: no control sequence (OSC 52, CSI, bidi overrides)
+    from a file name, a message or a server's text reaches the terminal, and the line cannot start
+    a GitHub workflow command."""
+    from toolcontract.report.common import line_start, printable
+
+    sys.stderr.write(line_start(printable(message)) + "\n")
     sys.stderr.flush()
 
 

@@ -20,6 +20,7 @@ from typer.core import TyperGroup
 
 from toolcontract import __version__
 from toolcontract.cli import (
+    _echo_err,
     write_whole,
     EXIT_USAGE,
     UsageFailure,
@@ -52,10 +53,10 @@ def _click_errors_to_exit(command):
     except click_errors.UsageError as exc:
         message = one_line(exc.format_message())
         if message:  # no_args_is_help raises with an empty message after printing the help
-            echo(f"toolcontract: {message}", err=True)
+            _echo_err(f"toolcontract: {message}")
         return EXIT_USAGE
     except click_errors.ClickException as exc:
-        echo(f"toolcontract: {one_line(exc.format_message())}", err=True)
+        _echo_err(f"toolcontract: {one_line(exc.format_message())}")
         return exc.exit_code
     except typer.Abort:
         raise KeyboardInterrupt from None
@@ -204,7 +205,7 @@ def convert_command(
     Whatever the target cannot express is a warning on stderr, one line each, never part of the output.
     """
     from toolcontract.convert import convert, render, unread_fields
-    from toolcontract.report.common import printable
+    from toolcontract.report.common import line_start, printable
 
     if (path is None) == (mcp_stdio is None):
         raise click_errors.UsageError("convert takes one input: a file IN, or --mcp-stdio COMMAND")
@@ -241,9 +242,9 @@ def convert_command(
             sys.stdout.flush()
     else:
         _write_whole(output, text)
-    shown = printable(label)
+    shown = line_start(printable(label))
     for note in notes:
-        sys.stderr.write(printable(note) + "\n")
+        sys.stderr.write(line_start(printable(note)) + "\n")
     for warning in warnings:
         sys.stderr.write(f"{shown}: warning: tool {printable(warning.tool)}: field {printable(warning.field)}: "
                          f"{printable(warning.message)}\n")

@@ -397,7 +397,7 @@ def lock_command(
     """Write toolcontract.lock: a canonical hash per tool, for `lint --locked` to catch silent changes."""
     from toolcontract.lint.engine import Selection
     from toolcontract.lock import entries_for, lock_text
-    from toolcontract.report.common import printable
+    from toolcontract.report.common import line_start, printable
     from toolcontract.sources.document import DEFAULT_LIMITS
     from toolcontract.sources.reader import FORMATS, read_tools
 
@@ -421,7 +421,7 @@ def lock_command(
         raise UsageFailure("toolcontract: found no named tools to lock (name descriptor files or folders, "
                            "or --mcp-stdio COMMAND)")
     for tool, source, kept in repeats:
-        sys.stderr.write(f"{printable(source)}: warning: tool {printable(tool.name or '')!r} is also in "
+        sys.stderr.write(f"{line_start(printable(source))}: warning: tool {printable(tool.name or '')!r} is also in "
                          f"{printable(kept.source)}; the lockfile keeps that one\n")
     text = lock_text(entries)
     from toolcontract.sources.files import NotRegular, open_regular
@@ -437,7 +437,7 @@ def lock_command(
         from toolcontract.cli.commands import _write_whole
 
         _write_whole(lock_file, text)
-    sys.stdout.write(f"{printable(lock_file)}: {len(entries)} tool{'s' * (len(entries) != 1)} locked"
+    sys.stdout.write(f"{line_start(printable(lock_file))}: {len(entries)} tool{'s' * (len(entries) != 1)} locked"
                      f"{' (unchanged)' if unchanged else ''}\n")
     sys.stdout.flush()
 

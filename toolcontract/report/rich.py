@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.text import Text
 
 from toolcontract.model import Severity
-from toolcontract.report.common import (by_file, limit_repeats, lint_summary, more_line, printable, rule_tally,
+from toolcontract.report.common import (by_file, limit_repeats, lint_summary, more_line, printable, rule_tally, line_start,
                                         skipped_note)
 
 SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "blue"}
@@ -156,7 +156,7 @@ def render_lint(result, stream: TextIO) -> None:
         tools = _tools(findings)
         grouped = path in providers or len(tools) > 1
         header = Text()
-        header.append(printable(path), style="bold underline")
+        header.append(line_start(printable(path)), style="bold underline")
         if tools and not grouped:
             header.append("  ")
             header.append(printable(tools[0]), style=TOOL_STYLE)
@@ -267,7 +267,7 @@ class AssessReport(AssessReporter):
         if not self.rows:
             self._end_conversations(path)
             return
-        table = Table(title=Text(printable(path), style="bold"), title_justify="left", box=box.SIMPLE_HEAD,
+        table = Table(title=Text(line_start(printable(path)), style="bold"), title_justify="left", box=box.SIMPLE_HEAD,
                       caption=Text(f"trail: {GATE_LEGEND}. Every case also leaves {TASK_ACCEPTANCE} unverified.",
                                    style="dim"),
                       caption_justify="left", expand=False)
@@ -307,7 +307,7 @@ class AssessReport(AssessReporter):
         """Transcripts: a table of the file's conversations, then their findings."""
         if not self.conversations:
             return
-        table = Table(title=Text(f"{printable(path)}: conversations", style="bold"), title_justify="left",
+        table = Table(title=Text(f"{line_start(printable(path))}: conversations", style="bold"), title_justify="left",
                       box=box.SIMPLE_HEAD, expand=False)
         for column in ("conversation", "format", "line", "messages", "rounds", "calls", "outcomes", "findings"):
             table.add_column(column, overflow="fold", no_wrap=column not in ("outcomes", "findings"))

@@ -7,6 +7,8 @@ as a logical location. Positions are 1-based Unicode code points.
 
 from __future__ import annotations
 
+import os
+
 from pathlib import PurePath
 from typing import TextIO
 from urllib.parse import quote
@@ -20,7 +22,8 @@ SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
 def _uri(path: str) -> str:
-    return quote(PurePath(path).as_posix(), safe="/:")
+    # the file system's bytes, percent-encoded: a name that is not UTF-8 keeps its exact bytes (%FF)
+    return quote(os.fsencode(PurePath(path).as_posix()), safe="/:")
 
 
 def _help(rule) -> tuple[str, str]:

@@ -16,12 +16,12 @@ from __future__ import annotations
 from typing import TextIO
 
 from toolcontract.report.common import (AssessReporter, by_file, limit_repeats, lint_summary, more_line, printable,
-                                        rule_tally, skipped_note)
+                                        rule_tally, line_start, skipped_note)
 
 
 def finding_line(f) -> str:
     tool = "" if f.tool is None else f"[{printable(f.tool)}] "
-    return f"{printable(f.path)}:{f.line}:{f.column}: {f.severity.label} {f.rule} {tool}{printable(f.message)}\n"
+    return f"{line_start(printable(f.path))}:{f.line}:{f.column}: {f.severity.label} {f.rule} {tool}{printable(f.message)}\n"
 
 
 def render_lint(result, stream: TextIO) -> None:
@@ -29,7 +29,7 @@ def render_lint(result, stream: TextIO) -> None:
         shown, hidden = limit_repeats(findings)
         stream.write("".join(map(finding_line, shown)))
         for rule, count in hidden.items():
-            stream.write(f"{printable(path)}: ... {more_line(rule, count)}\n")
+            stream.write(f"{line_start(printable(path))}: ... {more_line(rule, count)}\n")
     if result.findings:
         stream.write("by rule: " + ", ".join(f"{rule} {name} {count}"
                                              for rule, name, count, _ in rule_tally(result.findings)) + "\n")
@@ -49,7 +49,7 @@ class AssessReport(AssessReporter):
     def case(self, envelope) -> None:
         super().case(envelope)
         source = envelope.source or {}
-        where = f"{printable(source.get('path', '-'))}:{source.get('line', 0)}"
+        where = f"{line_start(printable(source.get('path', '-')))}:{source.get('line', 0)}"
         line = (
             f"{where}: {envelope.outcome.value} {printable(envelope.case_id)} tool={printable(envelope.tool)} "
             f"gate={envelope.gate.value if envelope.gate else '-'} effect={envelope.effect.value} "
@@ -70,9 +70,9 @@ class AssessReport(AssessReporter):
         """Its findings as `path:line:col: severity RULE message (conversation, message)`, then one summary line."""
         super().conversation(report)
         for f in report.findings:
-            self.stream.write(f"{printable(f.path)}:{f.line}:{f.column}: {f.severity.label} {f.rule} "
+            self.stream.write(f"{line_start(printable(f.path))}:{f.line}:{f.column}: {f.severity.label} {f.rule} "
                               f"{printable(f.message)} ({printable(f.conversation)}, message {f.message_index})\n")
-        self.stream.write(f"{printable(report.path)}:{report.line}: conversation {printable(report.id)} "
+        self.stream.write(f"{line_start(printable(report.path))}:{report.line}: conversation {printable(report.id)} "
                           f"({report.format}): {conversation_counts(report)}\n")
 
     def finish(self, error: str | None = None) -> None:
