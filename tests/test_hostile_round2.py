@@ -327,3 +327,35 @@ def test_junit_stays_well_formed_with_non_characters():
     out = render(result, "junit")
     ET.fromstring(out.split("\n", 1)[1])
     out.encode("utf-8")
+
+
+# ------------------------------------------------------------- walking, jobs
+
+
+def test_broken_entries_of_a_walked_folder_are_findings_not_the_end_of_the_run(tmp_path):
+    (tmp_path / "good.yaml").write_bytes(GOOD_TOOL.read_bytes())
+    (tmp_path / "dangling.yaml").symlink_to(tmp_path / "nothere.yaml")
+    (tmp_path / "loop.yaml").symlink_to(tmp_path / "loop.yaml")
+    os.mkfifo(tmp_path / "pipe.yaml")
+    done = run("lint", tmp_path, "--format", "json", seconds=5)
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    found = {(f["path"].rsplit("/", 1)[-1], f["rule"]) for f in report["findings"]}
+    assert found == {("dangling.yaml", "TC000"), ("loop.yaml", "TC000"), ("pipe.yaml", "TC000")}
+    assert report["summary"]["tools"] == 2  # the good file is still linted
+    named = run("lint", tmp_path / "dangling.yaml")  # named outright: exit 2, one line
+    assert named.returncode == 2 and named.stderr.count(b"\n") == 1
+
+
+def test_jobs_past_the_open_file_limit_fall_back_without_a_traceback(tmp_path):
+    text = GOOD_TOOL.read_text()
+    for i in range(60):
+        (tmp_path / f"t{i}.yaml").write_text(text.replace("invoice_read", f"invoice_read_{i}"))
+    script = ("import resource, runpy, sys\n"
+              "resource.setrlimit(resource.RLIMIT_NOFILE, (40, 40))\n"
+              f"sys.argv = ['toolcontract', 'lint', {str(tmp_path)!r}, '--jobs', '500', '--format', 'json']\n"
+              "runpy.run_module('toolcontract', run_name='__main__')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=120)
+    assert b"Traceback" not in done.stderr, done.stderr[-2000:]
+    serial = run("lint", tmp_path, "--jobs", "1", "--format", "json")
+    assert json.loads(done.stdout) == json.loads(serial.stdout)

@@ -138,9 +138,14 @@ def read_inputs(paths: list[str], max_bytes: int, keep=None, walked: Optional[se
         try:
             content = read_file(name, max_bytes)
         except OSError as exc:
-            raise UsageFailure(f"{name}:1:1: cannot read: {exc.strerror or exc}") from None
+            if not found_in_folder:  # named outright: the job cannot be done as asked
+                raise UsageFailure(f"{name}:1:1: cannot read: {exc.strerror or exc}") from None
+            # met in a folder (a dangling symlink, a loop, no permission): a finding for that file (TC000)
+            content = LoadError(f"cannot read: {exc.strerror or exc}")
         if content is None:
-            raise UsageFailure(f"{name}:1:1: not a regular file")
+            if not found_in_folder:
+                raise UsageFailure(f"{name}:1:1: not a regular file")
+            content = LoadError("not a regular file (a FIFO, a device or a socket): not read")
         yield name, content
 
 

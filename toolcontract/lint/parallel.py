@@ -97,7 +97,11 @@ def lint_in_processes(files: list, plan: "_Plan", jobs: int) -> list["Chunk"]:
     raw = _known_bytes(files, plan.overlays)  # built before the fork: parent and children hold the same
     children = []
     for run in runs[1:]:
-        read_end, write_end = os.pipe()
+        try:
+            read_end, write_end = os.pipe()
+        except OSError:  # out of file descriptors (--jobs past the open-file limit): lint this run here
+            children.append((None, None, run))
+            continue
         try:
             pid = os.fork()
         except OSError:  # no more processes: lint this run here
