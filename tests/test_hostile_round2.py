@@ -359,3 +359,32 @@ def test_jobs_past_the_open_file_limit_fall_back_without_a_traceback(tmp_path):
     assert b"Traceback" not in done.stderr, done.stderr[-2000:]
     serial = run("lint", tmp_path, "--jobs", "1", "--format", "json")
     assert json.loads(done.stdout) == json.loads(serial.stdout)
+
+
+# ------------------------------------------------------------------ the backstop
+
+_BUG = ("import sys\n"
+        "from toolcontract.lint.engine import all_rules\n"
+        "def boom(*args):\n"
+        "    raise TypeError('a bug planted by the test')\n"
+        "all_rules()['TC102'].check = boom\n"
+        "import toolcontract.assess.envelope as envelope\n"
+        "envelope.assess = boom\n"
+        "sys.argv = ['toolcontract', *sys.argv[1:]]\n"
+        "from toolcontract.cli import entry\n"
+        "entry()\n")
+
+
+@pytest.mark.parametrize("args", [
+    ["lint", str(GOOD_TOOL), "--format", "json"],
+    ["lint", str(GOOD_TOOL), "--select", "TC1", "--jobs", "1"],
+    ["assess", str(REPO / "fixtures" / "invocations" / "seed_two_gates.yaml"), "--format", "text"],
+], ids=["lint-json", "lint-typer-path", "assess"])
+def test_an_unexpected_exception_exits_3_with_one_line_naming_the_file(args):
+    done = subprocess.run([sys.executable, "-c", _BUG, *args], capture_output=True, timeout=60)
+    assert done.returncode == 3, done.stderr
+    err = done.stderr.decode()
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "internal error while processing" in err and args[1] in err and "--debug" in err
+    debug = subprocess.run([sys.executable, "-c", _BUG, *args, "--debug"], capture_output=True, timeout=60)
+    assert debug.returncode == 3 and b"Traceback" in debug.stderr and b"a bug planted by the test" in debug.stderr

@@ -121,3 +121,13 @@ def __getattr__(name: str) -> Any:
 
         return getattr(assessment, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class InternalError(Exception):
+    """An unexpected exception (a bug) while processing `path` (None: no file in particular). The
+    command line reports it in one line and exits 3, never 1, which means findings."""
+
+    def __init__(self, path: str | None, error: BaseException):
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.path = path
+        self.error = error

@@ -21,7 +21,7 @@ from typing import Iterator, List, Optional
 
 from toolcontract.pathnames import normal_path
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
 DESCRIPTOR_SUFFIXES = (".yaml", ".yml", ".json")
 FIXTURE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages"})
@@ -64,7 +64,31 @@ def exit_code(command) -> int:
     except BrokenPipeError:
         code = EXIT_OK  # e.g. `toolcontract lint . | head`
         sys.stdout = None  # type: ignore[assignment]  # silence the flush at exit
+    except Exception as exc:  # noqa: BLE001 - the backstop: a bug is exit 3, never 1 (findings)
+        code = _report_bug(exc)
     return code
+
+
+def debugging() -> bool:
+    """`--debug` on the command line (taken out of argv by `main`) or TOOLCONTRACT_DEBUG=1."""
+    return os.environ.get("TOOLCONTRACT_DEBUG", "") not in ("", "0")
+
+
+def _report_bug(exc: BaseException) -> int:
+    """One line naming the file being processed and asking for a report; the traceback with --debug."""
+    from toolcontract.model import InternalError
+
+    path = exc.path if isinstance(exc, InternalError) else None
+    error = exc.error if isinstance(exc, InternalError) else exc
+    where = f" while processing {path}" if path else ""
+    if debugging():
+        import traceback
+
+        traceback.print_exception(error)
+    _echo_err(one_line(f"{path or 'toolcontract'}:1:1: internal error{where}: {type(error).__name__}: {error}. "
+                       "This is a bug in toolcontract: please report it with the input if you can share it"
+                       + ("" if debugging() else " (run again with --debug for the traceback)")))
+    return EXIT_BUG
 
 
 def split_codes(values: Optional[List[str]]) -> tuple[str, ...]:
@@ -529,6 +553,10 @@ def _plain_assess_arguments(argv: list[str]) -> Optional[dict]:
 
 def main() -> None:
     argv = sys.argv[1:]
+    if "--debug" in argv:  # any command: the traceback of an internal error (see exit_code)
+        argv = [a for a in argv if a != "--debug"]
+        os.environ["TOOLCONTRACT_DEBUG"] = "1"
+        sys.argv = [sys.argv[0], *argv]
     arguments = _plain_lint_arguments(argv)
     if arguments is not None:
         sys.exit(exit_code(lambda: run_lint(**arguments)))

@@ -133,6 +133,11 @@ def run_assess(
         error = f"{getattr(exc, 'filename', None) or '-'}:1:1: cannot read: {exc.strerror or exc}"
     except UsageFailure as exc:
         error = str(exc)
+    except Exception as exc:  # noqa: BLE001 - a bug: say which file it met, never look like findings
+        from toolcontract.model import InternalError
+
+        reporter.finish("internal error")
+        raise InternalError(locals().get("path"), exc) from exc
     reporter.finish(error)
     sys.stdout.flush()
     if error is not None:

@@ -378,6 +378,10 @@ def lint_files(
             chunks = lint_in_processes(files, plan, jobs)
         else:
             chunks = [plan.lint_chunk(files)]
+    except Exception as exc:  # noqa: BLE001 - a bug: say which file it met, never look like findings
+        from toolcontract.model import InternalError
+
+        raise InternalError(plan.current, exc) from exc
     finally:
         gc.set_threshold(*thresholds)
     findings: list[Finding] = []
@@ -431,13 +435,13 @@ class _Plan(MutableRecord):
     """The rules of one lint run, sorted by scope, and how to run them on a list of files."""
 
     __slots__ = ("selection", "rules", "doc_rules", "tool_rules", "list_rules", "set_rules", "input_format",
-                 "overlays", "limits", "walked")
+                 "overlays", "limits", "walked", "current")
 
     def __init__(self, selection: Selection, rules: dict[str, Rule], doc_rules: list[Rule],
                  tool_rules: list[tuple[Rule, tuple[str, ...]]], list_rules: list[tuple[Rule, tuple[str, ...]]],
                  set_rules: list[Rule], input_format: str | None,
                  overlays: Mapping[str, tuple[str, bytes | LoadError]] | None, limits: Limits,
-                 walked: AbstractSet[str] = frozenset()):
+                 walked: AbstractSet[str] = frozenset(), current: str | None = None):
         self.selection = selection
         self.rules = rules
         self.doc_rules = doc_rules
@@ -448,6 +452,7 @@ class _Plan(MutableRecord):
         self.overlays = overlays
         self.limits = limits
         self.walked = walked
+        self.current = current  # the file being linted (what an InternalError names)
 
     @classmethod
     def of(cls, selection: Selection, input_format: str | None, overlays, limits: Limits,
@@ -492,6 +497,7 @@ class _Plan(MutableRecord):
                                   selection.severity_of(parse_rule, Hit(message=error.message)), error.message))
 
         for path, content in files:
+            self.current = path  # named by an InternalError, should a bug surface here
             if path in overlay_paths:
                 continue  # linted with its provider file, below
             # a walked file is linted when it says it is a tool list (one with an overlay says so)
