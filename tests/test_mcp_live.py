@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shlex
 import shutil
 import subprocess
@@ -40,8 +41,8 @@ needs_git = pytest.mark.skipif(not has_module("mcp_server_git") or shutil.which(
                                reason="mcp-server-git (pip install -e '.[test]') or the git program is missing")
 
 
-def raw(mode: str) -> str:
-    return command(PYTHON, SERVERS / "raw_server.py", mode)
+def raw(mode: str, pid_file: os.PathLike | None = None) -> str:
+    return command(PYTHON, SERVERS / "raw_server.py", mode, *([pid_file] if pid_file is not None else []))
 
 
 def run(runner, *args):
@@ -359,3 +360,196 @@ def test_live_positions_are_those_of_the_list_convert_saves(runner, tmp_path):
     assert live, "the time server's tools give findings to compare"
     assert [(f["line"], f["column"], f["rule"], f["pointer"], f["tool"]) for f in live] == \
         [(f["line"], f["column"], f["rule"], f["pointer"], f["tool"]) for f in saved]
+
+
+# ------------------------------------------------- hostile servers (issue 14)
+
+LIMIT_BYTES = 1 << 30  # the CLI's address space: what a server sends must not make us hold it all
+MAX_BYTES = 5 * 1024 * 1024  # toolcontract.sources.document.DEFAULT_LIMITS.max_bytes
+# C0 and C1 controls (but the newline that ends the line), bidi and other invisible format characters
+CONTROL = [chr(c) for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)] if chr(c) != "\n"] + \
+    [chr(c) for c in [0x061C, *range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0xFEFF]]
+
+
+def _limited() -> None:  # pragma: no cover - runs in the child
+    resource.setrlimit(resource.RLIMIT_AS, (LIMIT_BYTES, LIMIT_BYTES))
+
+
+def run_limited(*args, tmp_path: Path, timeout: float = 120):
+    """The real command line under a 1 GiB address-space limit: (returncode, stdout, stderr,
+    wall seconds, peak resident KiB of the CLI process and what it waited for)."""
+    out, err = tmp_path / "cli.out", tmp_path / "cli.err"
+    with open(out, "wb") as stdout, open(err, "wb") as stderr:
+        started = time.monotonic()
+        process = subprocess.Popen([PYTHON, "-m", "toolcontract", *map(str, args)], stdin=subprocess.DEVNULL,
+                                   stdout=stdout, stderr=stderr, preexec_fn=_limited)
+        try:
+            _, status, usage = os.wait4(process.pid, 0)
+        finally:
+            if process.returncode is None and _alive(process.pid):
+                process.kill()
+        elapsed = time.monotonic() - started
+    code = os.waitstatus_to_exitcode(status)
+    return code, out.read_text(errors="replace"), err.read_text(errors="replace"), elapsed, usage.ru_maxrss
+
+
+def _assert_gone(pid_file: Path) -> None:
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 0.5
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not _alive(pid), f"the server (pid {pid}) is still running"
+
+
+def _assert_inert(stderr: str) -> None:
+    assert_one_line_error(stderr)
+    found = sorted({f"U+{ord(c):04X}" for c in stderr if c in CONTROL})
+    assert not found, f"control characters on stderr: {found}: {stderr!r}"
+
+
+def test_an_endless_line_is_cut_off_at_the_message_cap(tmp_path):
+    """A server writing megabytes without a newline: stopped as the 5 MiB cap is passed, not
+    at the timeout, holding no more than the cap, its process group ended."""
+    pid_file = tmp_path / "server.pid"
+    server = raw("endless", pid_file)
+    code, stdout, stderr, elapsed, peak_kib = run_limited("lint", "--mcp-stdio", server, "--mcp-timeout", "30",
+                                                          tmp_path=tmp_path)
+    assert code == 2, stderr
+    _assert_inert(stderr)
+    assert stdout == ""
+    prefix = f"mcp-stdio:{server}:1:1: a message from the server is over the {MAX_BYTES:,}-byte limit ("
+    assert stderr.startswith(prefix), stderr
+    received = int(stderr[len(prefix):].split(" bytes")[0].replace(",", ""))
+    assert MAX_BYTES < received <= MAX_BYTES + 64 * 1024 + 1024  # one read past the cap, at most
+    assert elapsed < 25, f"took {elapsed:.1f} s: the cap, not the timeout, should stop it"
+    assert peak_kib < 400 * 1024, f"peak resident size {peak_kib} KiB"
+    _assert_gone(pid_file)
+
+
+def test_many_pages_each_under_the_cap_are_stopped_by_the_total_cap(tmp_path):
+    pid_file = tmp_path / "server.pid"
+    server = raw("bigpages", pid_file)
+    code, stdout, stderr, elapsed, peak_kib = run_limited("lint", "--mcp-stdio", server, "--mcp-timeout", "30",
+                                                          tmp_path=tmp_path)
+    assert code == 2, stderr
+    _assert_inert(stderr)
+    prefix = f"mcp-stdio:{server}:1:1: the server sent more than the {MAX_BYTES:,}-byte limit for a whole tool list ("
+    assert stderr.startswith(prefix), stderr
+    assert stderr.rstrip().endswith(" bytes received by page 2 of tools/list); stopped"), stderr
+    assert elapsed < 25, f"took {elapsed:.1f} s: the cap, not the timeout, should stop it"
+    assert peak_kib < 400 * 1024, f"peak resident size {peak_kib} KiB"
+    _assert_gone(pid_file)
+
+
+def test_the_page_count_cap_holds_in_the_budget():
+    from toolcontract.sources.mcp_live import Budget, McpFetchError
+
+    budget = Budget("label", 10, max_pages=2)
+    budget.pages = 1
+    budget.next_page()
+    with pytest.raises(McpFetchError, match="still had a nextCursor after 2 pages; stopped"):
+        budget.next_page()
+    assert budget.exhausted
+
+
+def test_a_server_that_ignores_sigterm_and_never_answers_costs_the_timeout_and_little_more(tmp_path):
+    """`--mcp-timeout` is the whole wall time of the command, shutdown included: the SDK's own
+    2 s + 2 s of shutdown waits after the deadline are gone, and so is the server."""
+    pid_file = tmp_path / "server.pid"
+    server = raw("hang", pid_file)
+    code, stdout, stderr, elapsed, _ = run_limited("lint", "--mcp-stdio", server, "--mcp-timeout", "2",
+                                                   tmp_path=tmp_path)
+    assert code == 2, stderr
+    _assert_inert(stderr)
+    assert stderr.strip() == f"mcp-stdio:{server}:1:1: server did not answer within 2s to initialize " \
+                             "(server wrote nothing to stderr)"
+    assert elapsed <= 2 + 1.5, f"took {elapsed:.2f} s for a 2 s timeout"
+    _assert_gone(pid_file)
+
+
+def test_a_server_that_lists_and_then_will_not_exit_is_killed_within_the_timeout(tmp_path):
+    """It answered: the fetch succeeds, and the server is still ended (SIGTERM ignored, then SIGKILL)
+    within the timeout plus a second."""
+    import mcp.client.session  # noqa: F401 - loaded before the clock starts: the 2 s are the server's
+
+    from toolcontract.sources.mcp_live import fetch_tools
+
+    pid_file = tmp_path / "server.pid"
+    started = time.monotonic()
+    live = fetch_tools(raw("stubborn", pid_file), timeout=2)
+    elapsed = time.monotonic() - started
+    assert [tool["name"] for tool in live.tools] == ["page_tool_0", "page_tool_1", "page_tool_2"]
+    assert elapsed <= 2 + 1, f"took {elapsed:.2f} s for a 2 s timeout"
+    _assert_gone(pid_file)
+
+
+def test_lint_of_a_stubborn_server_succeeds_and_leaves_nothing_running(tmp_path):
+    pid_file = tmp_path / "server.pid"
+    code, stdout, stderr, elapsed, _ = run_limited("lint", "--mcp-stdio", raw("stubborn", pid_file),
+                                                   "--mcp-timeout", "10", "--format", "json", tmp_path=tmp_path)
+    assert code in (0, 1), stderr
+    assert json.loads(stdout)["summary"]["tools"] == 3
+    assert elapsed <= 10 + 1.5
+    _assert_gone(pid_file)
+
+
+@pytest.mark.parametrize("subcommand", ["lint", "convert", "lock"])
+@pytest.mark.parametrize("seconds", ["inf", "nan", "1e999", "-inf", "0", "-1"])
+def test_mcp_timeout_must_be_finite_and_positive_everywhere(runner, tmp_path, subcommand, seconds):
+    extra = ["--lock-file", tmp_path / "toolcontract.lock"] if subcommand == "lock" else []
+    result = run(runner, subcommand, "--mcp-stdio", raw("pages"), "--mcp-timeout", seconds, *extra)
+    assert result.exit_code == 2, result.output
+    assert_one_line_error(result.stderr)
+    assert "--mcp-timeout" in result.stderr
+    assert not (tmp_path / "toolcontract.lock").exists()
+
+
+@pytest.mark.parametrize("seconds", [float("inf"), float("nan"), 0, -1.0])
+def test_fetch_refuses_a_timeout_that_is_not_finite_and_positive(seconds):
+    from toolcontract.sources.mcp_live import McpFetchError, fetch_tools
+
+    with pytest.raises(McpFetchError, match="the timeout must be a finite, positive number of seconds"):
+        fetch_tools(raw("pages"), timeout=seconds)
+
+
+ESCAPES = "\x1b]52;c;cm0gLXJmIH4K\x07\x1b]0;owned\x07\x1b[2J\x1b[H\u202eevil\u202c\x9b31m"  # raw_server.ESCAPES
+ESCAPED = r"\x1b]52;c;cm0gLXJmIH4K\x07\x1b]0;owned\x07\x1b[2J\x1b[H\u202eevil\u202c\x9b31m"
+
+
+def test_what_the_server_says_reaches_the_terminal_as_inert_text(tmp_path):
+    """Its stderr and its JSON-RPC error message, quoted in the one line, carry no control sequence
+    (OSC 52 would set the clipboard, OSC 0 the title; CSI 2J clears the screen; U+202E reverses text)."""
+    pid_file = tmp_path / "server.pid"
+    server = raw("escapes", pid_file)
+    code, stdout, stderr, _, _ = run_limited("lint", "--mcp-stdio", server, "--mcp-timeout", "20", tmp_path=tmp_path)
+    assert code == 2, stderr
+    _assert_inert(stderr)
+    assert stderr.strip() == (f"mcp-stdio:{server}:1:1: tools/list failed: error -32000: no tools {ESCAPED} today: "
+                              f"starting {ESCAPED} up | listing {ESCAPED} tools")
+    _assert_gone(pid_file)
+
+
+def test_convert_quotes_the_server_as_inert_text_too(runner, tmp_path):
+    result = run(runner, "convert", "--mcp-stdio", raw("escapes"), "-o", tmp_path / "never.json")
+    assert result.exit_code == 2
+    _assert_inert(result.stderr)
+    assert f"no tools {ESCAPED} today" in result.stderr
+
+
+def test_the_fetch_error_itself_is_escaped():
+    from toolcontract.sources.mcp_live import McpFetchError, fetch_tools
+
+    with pytest.raises(McpFetchError) as caught:
+        fetch_tools(raw("escapes"), timeout=20)
+    assert ESCAPES not in str(caught.value) and ESCAPED in str(caught.value)
+    assert not any(c in CONTROL for c in caught.value.line)
+
+
+def test_a_stdout_line_that_is_not_json_rpc_is_named_when_stderr_is_silent():
+    from toolcontract.sources.mcp_live import McpFetchError, fetch_tools
+
+    code = "import sys, time; print('Listening on port 8080 \x1b[31m'); sys.stdout.flush(); time.sleep(60)"
+    with pytest.raises(McpFetchError) as caught:
+        fetch_tools(command(PYTHON, "-c", code), timeout=2)
+    assert str(caught.value) == ("server did not answer within 2s to initialize: "
+                                 r"stdout: not JSON-RPC: Listening on port 8080 \x1b[31m")

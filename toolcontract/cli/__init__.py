@@ -449,7 +449,7 @@ def fetch_live(command: str, timeout: float = 20.0):
     try:
         return fetch_tools(command, timeout)
     except McpFetchError as exc:
-        raise UsageFailure(f"{exc.label}:1:1: {exc.message}") from None
+        raise UsageFailure(exc.line) from None
 
 
 def merge_results(first, second):
@@ -575,8 +575,8 @@ def entry() -> None:
 
     Tearing the interpreter down frees every object of the run one by one — about 40 ms
     after linting 1,000 files, a tenth of the whole run — and nothing of ours needs it: the
-    output streams are flushed here, and no other thread is left running (when one is, the
-    normal exit runs instead). An error that escapes `main()` still prints its traceback
+    output streams are flushed here, and no other thread is left running but daemons, which
+    a normal exit abandons too (when one is, the normal exit runs instead). An error that escapes `main()` still prints its traceback
     the usual way.
     """
     # Imports and a lint run allocate objects that live to the end of the process; at the
@@ -591,8 +591,9 @@ def entry() -> None:
     except SystemExit as exc:
         code = exc.code
     threading = sys.modules.get("threading")
-    if threading is not None and threading.active_count() > 1:
-        sys.exit(code)
+    if threading is not None and any(not thread.daemon for thread in threading.enumerate()
+                                     if thread is not threading.main_thread()):
+        sys.exit(code)  # a daemon thread (e.g. the mcp SDK still importing after --mcp-timeout) dies either way
     if code is None:
         code = 0
     elif not isinstance(code, int):  # as sys.exit("message") does

@@ -117,6 +117,15 @@ class FailOn(str, Enum):
 
 
 
+def mcp_timeout_seconds(value: Optional[float]) -> Optional[float]:
+    """`--mcp-timeout`: a finite number of seconds, at least 0.1 (`inf` and `nan` parse as floats)."""
+    import math
+
+    if value is not None and not (math.isfinite(value) and value >= 0.1):
+        raise typer.BadParameter(f"must be a finite number of seconds, at least 0.1, not {value:g}")
+    return value
+
+
 @app.command()
 def lint(
     paths: Optional[List[str]] = typer.Argument(None, help="Descriptor files or folders (folders: *.yaml, *.yml, *.json that .gitignore does not ignore; files that are no tool list are skipped). '-' reads stdin."),
@@ -128,7 +137,7 @@ def lint(
     target: Optional[List[str]] = typer.Option(None, "--target", help="Surfaces to check portability for: openai, openai-strict, anthropic, anthropic-strict, gemini, mcp (comma-separated or repeated)."),
     input_format: Optional[str] = typer.Option(None, "--input-format", help="Read every file in this format instead of detecting it."),
     mcp_stdio: Optional[List[str]] = typer.Option(None, "--mcp-stdio", metavar="COMMAND", help="Start this MCP server over stdio (a command line, quoted), list its tools and lint them; never calls a tool. Repeatable; paths are then optional."),
-    mcp_timeout: float = typer.Option(20.0, "--mcp-timeout", metavar="SECONDS", min=0.1, help="Time a --mcp-stdio server has to start, initialize and list all its tools."),
+    mcp_timeout: float = typer.Option(20.0, "--mcp-timeout", metavar="SECONDS", callback=mcp_timeout_seconds, help="Time a --mcp-stdio server has to start, initialize and list all its tools."),
     locked: bool = typer.Option(False, "--locked", help="Also check the tools against toolcontract.lock (see `toolcontract lock`): changed under the same version, added, removed."),
     lock_file: Optional[str] = typer.Option(None, "--lock-file", metavar="PATH", help="The lockfile for --locked (default: toolcontract.lock here); implies --locked."),
     config: Optional[str] = typer.Option(None, "--config", metavar="PATH", help="Use this configuration file (pyproject.toml or .toolcontract.yaml) instead of searching for one."),
@@ -198,7 +207,7 @@ def convert_command(
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT", help="Write here (replaced whole, never in part) instead of stdout. For --to native, a .yaml/.yml name gets YAML."),
     input_format: Optional[str] = typer.Option(None, "--input-format", help="Read IN in this format instead of detecting it."),
     mcp_stdio: Optional[str] = typer.Option(None, "--mcp-stdio", metavar="COMMAND", help="Instead of IN: start this MCP server over stdio and convert the tools it lists (it never calls one)."),
-    timeout: Optional[float] = typer.Option(None, "--mcp-timeout", metavar="SECONDS", min=0.1, help="Seconds the MCP server gets to start and list its tools (with --mcp-stdio; default 20)."),
+    timeout: Optional[float] = typer.Option(None, "--mcp-timeout", metavar="SECONDS", callback=mcp_timeout_seconds, help="Seconds the MCP server gets to start and list its tools (with --mcp-stdio; default 20)."),
 ) -> None:
     """Write tools in another format (MCP, OpenAI Chat or Responses, Anthropic, Gemini, toolcontract).
 
@@ -259,13 +268,10 @@ def _convert_input(path: Optional[str], mcp_stdio: Optional[str], timeout: Optio
         from toolcontract.sources import mcp_live
 
         try:
-            if hasattr(mcp_live, "fetch_tools_document"):
-                label, text = mcp_live.fetch_tools_document(mcp_stdio, timeout or mcp_live.DEFAULT_TIMEOUT)
-            else:
-                live = mcp_live.fetch_tools(mcp_stdio, timeout or mcp_live.DEFAULT_TIMEOUT)
-                label, text = live.label, live.json_text
+            live = mcp_live.fetch_tools(mcp_stdio, mcp_live.DEFAULT_TIMEOUT if timeout is None else timeout)
+            label, text = live.label, live.json_text
         except mcp_live.McpFetchError as exc:
-            raise UsageFailure(f"{exc.label}:1:1: {exc.message}") from None
+            raise UsageFailure(exc.line) from None
         try:
             return label, load_text(text, label + ".json", DEFAULT_LIMITS), None
         except LoadError as error:

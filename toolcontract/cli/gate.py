@@ -30,7 +30,7 @@ from toolcontract.cli import (
     read_inputs,
     split_codes,
 )
-from toolcontract.cli.commands import FailOn, LintFormat, app, click_errors
+from toolcontract.cli.commands import FailOn, LintFormat, app, click_errors, mcp_timeout_seconds
 
 
 # ------------------------------------------------------------------- inputs
@@ -390,7 +390,7 @@ def _live_documents(commands: list[str], timeout: float):
 def lock_command(
     paths: Optional[List[str]] = typer.Argument(None, help="Descriptor files or folders (default: those discovery and the config find here)."),
     mcp_stdio: Optional[List[str]] = typer.Option(None, "--mcp-stdio", metavar="COMMAND", help="Also lock the tools this MCP server lists over stdio (it never calls one). Repeatable."),
-    mcp_timeout: float = typer.Option(20.0, "--mcp-timeout", metavar="SECONDS", min=0.1, help="Time a --mcp-stdio server has to start and list its tools."),
+    mcp_timeout: float = typer.Option(20.0, "--mcp-timeout", metavar="SECONDS", callback=mcp_timeout_seconds, help="Time a --mcp-stdio server has to start and list its tools."),
     lock_file: str = typer.Option("toolcontract.lock", "--lock-file", metavar="PATH", help="The lockfile to write (replaced whole, never in part)."),
     input_format: Optional[str] = typer.Option(None, "--input-format", help="Read every file in this format instead of detecting it."),
 ) -> None:
