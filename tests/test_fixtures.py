@@ -102,6 +102,9 @@ def test_every_rule_has_a_bad_fixture():
     # change rules (diff, lock) compare two versions: their fixtures are pairs in fixtures/diff (tests/test_diff.py);
     # conversation rules read transcripts: theirs are in fixtures/transcripts/bad (tests/test_transcripts.py)
     linted = {rule_id for rule_id, rule in all_rules().items() if rule.scope not in ("diff", "lock", "conversation")}
+    # TC003 needs more tools than lint checks in one file (2,000): its examples run with max-tools-checked = 2,
+    # and tests/test_hostile_round2.py lints a 100,000-tool file
+    linted -= {"TC003"}
     assert linted <= have, f"no bad fixture for {sorted(linted - have)}"
     assert set(EXPECTED_RULES) & linted <= have
 

@@ -388,3 +388,100 @@ def test_an_unexpected_exception_exits_3_with_one_line_naming_the_file(args):
     assert "internal error while processing" in err and args[1] in err and "--debug" in err
     debug = subprocess.run([sys.executable, "-c", _BUG, *args, "--debug"], capture_output=True, timeout=60)
     assert debug.returncode == 3 and b"Traceback" in debug.stderr and b"a bug planted by the test" in debug.stderr
+
+
+# ---------------------------------------------------------- legal 5 MiB inputs
+
+MIB = 1 << 20
+
+
+def _measured(*args) -> tuple[subprocess.CompletedProcess, float, int]:
+    """A CLI run with its wall time and peak resident memory in bytes (wait4's rusage of that child)."""
+    start = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-m", "toolcontract", *map(str, args)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    out, err = b"", b""
+    import threading
+
+    def drain(stream, into):
+        into.append(stream.read())
+
+    got_out, got_err = [], []
+    readers = [threading.Thread(target=drain, args=(process.stdout, got_out)),
+               threading.Thread(target=drain, args=(process.stderr, got_err))]
+    for reader in readers:
+        reader.start()
+    _, status, usage = os.wait4(process.pid, 0)
+    for reader in readers:
+        reader.join()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    done = subprocess.CompletedProcess(process.args, process.returncode, got_out[0], got_err[0])
+    return done, time.perf_counter() - start, usage.ru_maxrss * 1024
+
+
+def _fill(unit: str, size: int = 5 * MIB - 200) -> str:
+    return "[" + ",".join([unit] * ((size - 2) // (len(unit) + 1))) + "]"
+
+
+def _many_tools(size: int = 5 * MIB - 200) -> str:
+    tools, used, i = [], 12, 0
+    while True:
+        tool = json.dumps({"name": f"t{i}", "inputSchema": {"type": "object"}})
+        if used + len(tool) + 1 > size:
+            return '{"tools": [' + ",".join(tools) + "]}"
+        tools.append(tool)
+        used += len(tool) + 1
+        i += 1
+
+
+LEGAL_5_MIB = {
+    "empty_objects.json": lambda: _fill("{}"),
+    "zeros.json": lambda: _fill("0"),
+    "empty_lists.json": lambda: _fill("[]"),
+    "dashes.yaml": lambda: "- - - - 0\n" * ((5 * MIB - 200) // 10),
+    "many_tools.json": _many_tools,
+}
+
+
+@pytest.mark.parametrize("name", sorted(LEGAL_5_MIB))
+def test_legal_5_mib_inputs_lint_within_seconds_and_megabytes(tmp_path, name):
+    path = tmp_path / name
+    path.write_text(LEGAL_5_MIB[name]())
+    assert 4.9 * MIB < path.stat().st_size <= 5 * MIB
+    done, seconds, peak = _measured("lint", path, "--format", "json")
+    assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr[-2000:]
+    report = json.loads(done.stdout)
+    # targets: 3 s and 300 MiB on an idle 2-core machine; the bounds leave room for a loaded CI one
+    assert seconds < 12 and peak < 300 * MIB, (seconds, peak / MIB)
+    rules = {f["rule"] for f in report["findings"]}
+    if name == "many_tools.json":
+        assert report["summary"]["tools"] > 90_000 and "TC003" in rules
+    else:
+        assert rules <= {"TC000", "TC002"}
+
+
+# ------------------------------------------------------- assess formats stream
+
+
+def _log(path, n):
+    tool = GOOD_TOOL
+    with open(path, "w") as out:
+        for i in range(n):
+            out.write(json.dumps({"id": f"c{i}", "candidate": {"id": f"t{i}", "name": "invoice_read",
+                                                                "arguments": {"invoice_id": f"INV-{i}"}},
+                                  "record": {"call_id": f"t{i}", "status": "returned", "result": {"ok": True}}})
+                      + "\n")
+    return tool
+
+
+@pytest.mark.parametrize("fmt", ["rich", "junit"])
+def test_assess_rich_and_junit_keep_memory_flat(tmp_path, fmt):
+    peaks = []
+    for n in (2_000, 20_000):
+        log = tmp_path / f"log-{n}.jsonl"
+        tools = _log(log, n)
+        done, seconds, peak = _measured("assess", log, "--tools", tools, "--format", fmt)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.count(b"invoice_read" if fmt == "rich" else b"<testcase") >= n
+        peaks.append(peak)
+    assert peaks[1] < peaks[0] * 1.5 + 8 * MIB, [p / MIB for p in peaks]  # ten times the cases, about the memory

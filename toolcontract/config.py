@@ -19,7 +19,7 @@ from toolcontract.records import Record
 
 CONFIG_NAMES = (".toolcontract.yaml", ".toolcontract.yml")
 # settings of single rules, handed to them as Selection.options
-RULE_OPTIONS = ("max-toolset-tokens",)
+RULE_OPTIONS = ("max-toolset-tokens", "max-tools-checked")
 
 
 class ConfigError(Exception):

@@ -22,7 +22,7 @@ def lint_reporter(name: str) -> Callable:
 
 
 ASSESS_FORMATS = {
-    "rich": "toolcontract.report.rich",
+    "rich": "toolcontract.report.rich_assess",
     "text": "toolcontract.report.text",
     "json": "toolcontract.report.json",
     "junit": "toolcontract.report.junit",

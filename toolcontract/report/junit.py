@@ -62,19 +62,30 @@ def render_lint(result, stream: TextIO) -> None:
 
 
 class AssessReport(AssessReporter):
-    """One testcase per case; cases are kept until the end (XML needs the counts first)."""
+    """One testcase per case and per conversation. A suite's counts come before its cases in the XML,
+    so each suite's testcases are spooled (to disk past 1 MiB) until the run ends: memory stays flat
+    for any log length."""
 
     def __init__(self, stream: TextIO, verbose: bool = False) -> None:
         super().__init__(stream, verbose)
-        self.suites: dict[str, ET.Element] = {}
+        self.suites: dict[str, list] = {}  # path -> [spool, tests, failures]
+
+    def _add(self, path: str, case: ET.Element) -> None:
+        suite = self.suites.get(path)
+        if suite is None:
+            import tempfile
+
+            spool = tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8")
+            suite = self.suites[path] = [spool, 0, 0]
+        ET.indent(case, space="  ", level=2)
+        suite[0].write("    " + ET.tostring(case, encoding="unicode").rstrip() + "\n")
+        suite[1] += 1
+        suite[2] += case.find("failure") is not None
 
     def case(self, envelope) -> None:
         super().case(envelope)
         path = (envelope.source or {}).get("path", "-")
-        suite = self.suites.get(path)
-        if suite is None:
-            suite = self.suites[path] = ET.Element("testsuite", name=printable(path))
-        case = ET.SubElement(suite, "testcase", classname=printable(path), name=printable(envelope.case_id))
+        case = ET.Element("testcase", classname=printable(path), name=printable(envelope.case_id))
         case.set("file", printable(path))
         if (envelope.source or {}).get("line"):
             case.set("line", str(envelope.source["line"]))
@@ -86,17 +97,14 @@ class AssessReport(AssessReporter):
         ET.SubElement(case, "system-out").text = printable(
             f"outcome={envelope.outcome.value} gate={envelope.gate.value if envelope.gate else '-'} "
             f"effect={envelope.effect.value} next={envelope.next_step.value}")
+        self._add(path, case)
 
     def conversation(self, report) -> None:
         """One testcase per conversation: a failure listing its findings at or above the run's
         threshold (default error), the others and the summary in system-out."""
         super().conversation(report)
-        suite = self.suites.get(report.path)
-        if suite is None:
-            suite = self.suites[report.path] = ET.Element("testsuite", name=printable(report.path))
-        case = ET.SubElement(suite, "testcase", classname=printable(report.path),
-                             name=printable(f"{report.id} (conversation)"), file=printable(report.path),
-                             line=str(report.line))
+        case = ET.Element("testcase", classname=printable(report.path), name=printable(f"{report.id} (conversation)"),
+                          file=printable(report.path), line=str(report.line))
         failing = [f for f in report.findings if f.severity >= self.finding_threshold]
         if failing:
             first = failing[0]
@@ -109,24 +117,30 @@ class AssessReport(AssessReporter):
             f"format={report.format} messages={report.messages} rounds={report.rounds} calls={report.calls} "
             f"unanswered={report.unanswered} outcomes="
             + (",".join(f"{k}:{v}" for k, v in sorted(report.by_outcome.items())) or "-"))])
+        self._add(report.path, case)
 
     def finish(self, error: str | None = None) -> None:
-        root = ET.Element("testsuites", name="toolcontract assess")
-        total = failures = 0
-        for suite in self.suites.values():
-            cases = suite.findall("testcase")
-            failed = sum(1 for c in cases if c.find("failure") is not None)
-            suite.set("tests", str(len(cases)))
-            suite.set("failures", str(failed))
-            suite.set("errors", "0")
-            total += len(cases)
-            failures += failed
-            root.append(suite)
+        from xml.sax.saxutils import quoteattr
+
+        total = sum(suite[1] for suite in self.suites.values())
+        failures = sum(suite[2] for suite in self.suites.values())
+        out = self.stream
+        out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+        out.write(f'<testsuites name="toolcontract assess" tests="{total}" failures="{failures}" '
+                  f'errors="{1 if error is not None else 0}">\n')
+        for path, (spool, tests, failed) in self.suites.items():
+            out.write(f'  <testsuite name={quoteattr(printable(path))} tests="{tests}" failures="{failed}" errors="0">\n')
+            spool.seek(0)
+            while True:
+                block = spool.read(1 << 16)
+                if not block:
+                    break
+                out.write(block)
+            spool.close()
+            out.write("  </testsuite>\n")
         if error is not None:
-            suite = ET.SubElement(root, "testsuite", name="toolcontract assess: input", tests="1", failures="0", errors="1")
-            case = ET.SubElement(suite, "testcase", classname="toolcontract.assess", name="read fixtures")
-            ET.SubElement(case, "error", message=printable(error))
-        root.set("tests", str(total))
-        root.set("failures", str(failures))
-        root.set("errors", "1" if error is not None else "0")
-        _write(root, self.stream)
+            out.write('  <testsuite name="toolcontract assess: input" tests="1" failures="0" errors="1">\n'
+                      '    <testcase classname="toolcontract.assess" name="read fixtures">\n'
+                      f'      <error message={quoteattr(printable(error))} />\n'
+                      "    </testcase>\n  </testsuite>\n")
+        out.write("</testsuites>\n")

@@ -58,13 +58,17 @@ def _yaml():
 class Limits(FrozenRecord):
     """Loader limits; over any of them is a load error, never a hang."""
 
-    __slots__ = ("max_bytes", "max_depth", "max_alias_nodes")
+    __slots__ = ("max_bytes", "max_depth", "max_alias_nodes", "max_yaml_nodes")
 
-    def __init__(self, max_bytes: int = 5 * 1024 * 1024, max_depth: int = 64, max_alias_nodes: int = 10_000):
+    def __init__(self, max_bytes: int = 5 * 1024 * 1024, max_depth: int = 64, max_alias_nodes: int = 10_000,
+                 max_yaml_nodes: int = 250_000):
         setattr_ = object.__setattr__
         setattr_(self, "max_bytes", max_bytes)
         setattr_(self, "max_depth", max_depth)
         setattr_(self, "max_alias_nodes", max_alias_nodes)
+        # YAML that the fast reader declines is read event by event, a few microseconds a node: a
+        # 5 MiB file of `- - - - 0` lines holds 2.6 million of them. A descriptor has a few thousand.
+        setattr_(self, "max_yaml_nodes", max_yaml_nodes)
 
 
 DEFAULT_LIMITS = Limits()
@@ -138,7 +142,7 @@ class Document:
     """A loaded file: its data and the positions of its values and keys."""
 
     __slots__ = ("path", "text", "data", "duplicates", "_values", "_keys", "_lines", "_partial", "_top",
-                 "__weakref__")
+                 "_scan", "__weakref__")
 
     def __init__(self, path: str, text: str, data: Any, duplicates: list[DuplicateKey] | None = None,
                  _values: dict[str, tuple[int, int]] | None = None, _keys: dict[str, tuple[int, int]] | None = None,
@@ -157,6 +161,7 @@ class Document:
         self._lines = _lines
         self._partial = _partial
         self._top = _top
+        self._scan = None  # JSON: the position scan, resumed as far as the pointers asked for need
 
     def __repr__(self) -> str:
         return (f"Document(path={self.path!r}, text={self.text!r}, data={self.data!r}, "
@@ -172,8 +177,8 @@ class Document:
     def _ensure_positions(self) -> None:
         if self._partial is not None:
             self._read_positions()
-        elif self._values is None:
-            self._values, self._keys, _ = _scan_json_positions(self.text)
+        elif self._values is None or self._scan is not None:
+            self._scan_json_to(None)
 
     def _read_positions(self) -> None:
         """Every position of a YAML document the fast reader read shallowly: the same
@@ -205,23 +210,29 @@ class Document:
                 self._read_positions()
             elif self._values is None:
                 self._values, self._keys = fastyaml.top_positions(self.data, self._top)
-        elif self._values is None:
-            self._values, self._keys, _ = _scan_json_positions(self.text)
+        elif self._values is None or self._scan is not None:
+            self._scan_json_to(pointer)
         values, keys = self._values, self._keys
         assert values is not None and keys is not None
-        if anchor == "auto":
-            found, value = resolve_pointer(self.data, pointer)
-            anchor = "key" if found and isinstance(value, (dict, list)) else "value"
-        probe = pointer
-        while True:
-            if anchor == "key" and probe in keys:
-                return keys[probe]
-            if probe in values:
-                return values[probe]
-            if not probe:
-                return (1, 1)
-            probe = parent_pointer(probe)
-            anchor = "value"
+        return _probe(self.data, values, keys, pointer, anchor)
+
+    def _scan_json_to(self, pointer: str | None) -> None:
+        """Scan a JSON text's positions as far as `pointer` (its deepest part the data has), or to the end
+        (None): a 5 MiB list whose findings are all on its first entries is not scanned whole."""
+        if self._values is None:
+            self._values, self._keys = {}, {}
+            self._scan = _json_position_stream(self.text, self._values, self._keys, [])
+        scan = self._scan
+        if scan is None:
+            return
+        if pointer is not None:
+            pointer = _existing_part(self.data, pointer)
+            if pointer in self._values:
+                return
+        for reached in scan:
+            if reached == pointer:
+                return
+        self._scan = None
 
     def line_text(self, line: int) -> str:
         # split once, and at the parser's own line breaks: JSON positions count only "\n"
@@ -276,6 +287,23 @@ def yaml_comments(text: str) -> list[tuple[int, int, str, bool]]:
         found.append((line, position - start + 1, text[position:end], bool(text[start:position].strip())))
         position = text.find("#", end)
     return found
+
+
+def _probe(data: Any, values: dict, keys: dict, pointer: str, anchor: str) -> tuple[int, int]:
+    """`Document.locate` on position tables: the key or the value, else the nearest ancestor's."""
+    if anchor == "auto":
+        found, value = resolve_pointer(data, pointer)
+        anchor = "key" if found and isinstance(value, (dict, list)) else "value"
+    probe = pointer
+    while True:
+        if anchor == "key" and probe in keys:
+            return keys[probe]
+        if probe in values:
+            return values[probe]
+        if not probe:
+            return (1, 1)
+        probe = parent_pointer(probe)
+        anchor = "value"
 
 
 # --------------------------------------------------------------------- reading
@@ -427,6 +455,9 @@ def _load_yaml_fast(text: str, path: str, limits: Limits) -> Document | None:
                     values, keys, None, None if top is None else limits, top)
 
 
+_TOO_MANY_NODES = "YAML: more than {:,} values (a descriptor holds a few thousand): not read"
+
+
 def _load_yaml_events(text: str, path: str, limits: Limits) -> Document:
     # One pass over libyaml's events. This loop runs once per node of every file,
     # so it keeps state in locals: the open container, its pointer, whether it is
@@ -453,6 +484,7 @@ def _load_yaml_events(text: str, path: str, limits: Limits) -> Document:
     root: Any = None
     max_depth = limits.max_depth
     max_alias_nodes = limits.max_alias_nodes
+    max_nodes = limits.max_yaml_nodes
     yaml, event_parser = _yaml()
     scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
     mapping_start, sequence_start = yaml.MappingStartEvent, yaml.SequenceStartEvent
@@ -520,6 +552,8 @@ def _load_yaml_events(text: str, path: str, limits: Limits) -> Document:
                 else:
                     value = _tagged(tag, event.value, mark)
                 nodes += 1
+                if nodes > max_nodes:
+                    raise LoadError(_TOO_MANY_NODES.format(max_nodes), *pos)
                 if event.anchor is not None:
                     anchors[event.anchor] = (value, 1)
                 values[pointer] = pos
@@ -560,6 +594,8 @@ def _load_yaml_events(text: str, path: str, limits: Limits) -> Document:
             if len(stack) >= max_depth:
                 raise LoadError(f"nesting is deeper than {max_depth} levels", *pos)
             nodes += 1
+            if nodes > max_nodes:
+                raise LoadError(_TOO_MANY_NODES.format(max_nodes), *pos)
             value = {} if cls is mapping_start else []
             anchor = event.anchor
             if anchor is not None:
@@ -603,18 +639,19 @@ def _strict_pairs(pairs: list[tuple[str, Any]]) -> dict:
 
 def _json_depth(data: Any, limit: int) -> bool:
     """True when data nests deeper than `limit` containers."""
+    if not isinstance(data, (dict, list)):
+        return False
     stack = [(data, 1)]
     while stack:
         node, depth = stack.pop()
-        if isinstance(node, dict):
-            children = node.values()
-        elif isinstance(node, list):
-            children = node
-        else:
-            continue
         if depth > limit:
             return True
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+        deeper = depth + 1
+        for child in (node.values() if isinstance(node, dict) else node):
+            if isinstance(child, (dict, list)) and child:  # an empty one is as deep as it gets
+                stack.append((child, deeper))
+            elif deeper > limit and isinstance(child, (dict, list)):
+                return True
     return False
 
 
@@ -671,12 +708,38 @@ def _json_patterns() -> tuple[re.Pattern, re.Pattern]:
     return re.compile(r"[ \t\n\r]*"), re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null")
 
 
+def _existing_part(data: Any, pointer: str) -> str:
+    """The longest prefix of `pointer` that names something in `data` (what a scan can reach)."""
+    found = ""
+    node = data
+    for token in split_pointer(pointer):
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            break
+        found = f"{found}/{escape_token(token)}"
+    return found
+
+
 def _scan_json_positions(text: str, depth_cap: int | None = None):
     """Positions of every value and member key of a JSON text already known to parse.
+    Returns (values, keys, duplicates)."""
+    values: dict[str, tuple[int, int]] = {}
+    keys: dict[str, tuple[int, int]] = {}
+    duplicates: list[DuplicateKey] = []
+    for _ in _json_position_stream(text, values, keys, duplicates):
+        pass
+    return values, keys, duplicates
 
-    Iterative, so depth is no concern; string bodies are skipped with the C
-    `scanstring`. Returns (values, keys, duplicates).
-    """
+
+def _json_position_stream(text: str, values: dict, keys: dict, duplicates: list):
+    """Fill `values`, `keys` and `duplicates` with the positions of a JSON text already known to
+    parse, in text order, yielding each value's pointer once its position is recorded (so a caller
+    can stop at the one it needs and resume later).
+
+    Iterative, so depth is no concern; string bodies are skipped with the C `scanstring`."""
     import bisect
     from json.decoder import scanstring
 
@@ -688,9 +751,6 @@ def _scan_json_positions(text: str, depth_cap: int | None = None):
         line = bisect.bisect_right(line_starts, offset)
         return (line, offset - line_starts[line - 1] + 1)
 
-    values: dict[str, tuple[int, int]] = {}
-    keys: dict[str, tuple[int, int]] = {}
-    duplicates: list[DuplicateKey] = []
     stack: list[list] = []  # [is_object, pointer, next index | seen keys]
     n = len(text)
     i = ws.match(text, 1 if text.startswith("\ufeff") else 0).end()
@@ -718,6 +778,7 @@ def _scan_json_positions(text: str, depth_cap: int | None = None):
 
     while i < n:
         values[pointer] = where(i)
+        yield pointer
         ch = text[i]
         if ch == "{" or ch == "[":
             stack.append([ch == "{", pointer, {} if ch == "{" else 0])
@@ -735,13 +796,12 @@ def _scan_json_positions(text: str, depth_cap: int | None = None):
         while True:
             i = ws.match(text, i).end()
             if not stack or i >= n:
-                return values, keys, duplicates
+                return
             if text[i] == ",":
                 i, pointer = next_slot(i + 1)
                 break
             stack.pop()  # "}" or "]"
             i += 1
-    return values, keys, duplicates
 
 
 _LONE_SURROGATE = re.compile(

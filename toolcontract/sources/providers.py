@@ -81,6 +81,8 @@ def _majority(items: list) -> str | None:
     """The format most entries of a list are written in (ties: the first seen)."""
     counts: Counter[str] = Counter()
     for item in items:
+        if item.__class__ is not dict or not item:
+            continue  # no tool object (what classify says of it, without the call: a list may hold millions)
         kind = classify(item)
         if kind is not None:
             counts[kind] += 1
@@ -282,7 +284,8 @@ class _Builder:
         if expect is not None and not isinstance(value, expect):
             self.problem(f"`{key}` must be {_WANTED[expect]}{what}, found {_kind(value)}", *path)
         self.data[native] = value
-        self.sources[native] = (self.document, self.at(*path))
+        # the path is made of this module's own field names (no `~` or `/` to escape)
+        self.sources[native] = (self.document, f"{self.pointer}/{'/'.join(path)}")
         return value
 
     def view(self) -> ToolView:

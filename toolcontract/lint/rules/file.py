@@ -134,6 +134,29 @@ def _hint(name: str) -> str:
 
 
 rule(
+    id="TC003",
+    name="tool-limit",
+    severity=Severity.WARNING,
+    summary="A file holds more tools than lint checks in one file (2,000 by default).",
+    rationale=(
+        "Every per-tool rule costs a fraction of a millisecond, so a file of 100,000 tools (a 5 MiB list "
+        "of tiny, generated or hostile entries) would take minutes. The largest real tool lists hold a few "
+        "hundred (Gemini takes 512 declarations, OpenAI 128 tools). Past `max-tools-checked` tools of one "
+        "file (config; default 2,000), lint still reads every tool, counts it, and runs the rules of the "
+        "whole list (duplicate names, the list's limits and context cost) and the structure checks, but the "
+        "per-tool rules see only the first ones: this finding says so, so a bounded run never looks complete."
+    ),
+    examples=(
+        Bad("toolcontract: 1\ntools:\n  - {name: note_get, effect: read}\n  - {name: note_list, effect: read}\n"
+            "  - {name: note_find, effect: read}\n", line=2, options={"max-tools-checked": 2}),
+        Good("toolcontract: 1\ntools:\n  - {name: note_get, effect: read}\n  - {name: note_list, effect: read}\n",
+             options={"max-tools-checked": 2}),
+    ),
+    scope="load",
+)(None)
+
+
+rule(
     id="TC009",
     name="unused-suppression",
     severity=Severity.WARNING,
