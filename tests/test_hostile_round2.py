@@ -395,28 +395,34 @@ def test_an_unexpected_exception_exits_3_with_one_line_naming_the_file(args):
 MIB = 1 << 20
 
 
+_PEAK = (
+    "import sys\n"
+    "from toolcontract.cli import main\n"
+    "sys.argv = ['toolcontract', *sys.argv[2:]]\n"
+    "code = 0\n"
+    "try:\n"
+    "    main()\n"
+    "except SystemExit as exc:\n"
+    "    code = exc.code if isinstance(exc.code, int) else 1\n"
+    "sys.stdout.flush()\n"
+    "peak = [line for line in open('/proc/self/status') if line.startswith('VmHWM')][0].split()[1]\n"
+    "open(sys.argv[1] if False else __import__('os').environ['PEAK_FILE'], 'w').write(peak)\n"
+    "sys.exit(code)\n"
+)
+
+
 def _measured(*args) -> tuple[subprocess.CompletedProcess, float, int]:
-    """A CLI run with its wall time and peak resident memory in bytes (wait4's rusage of that child)."""
-    start = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "toolcontract", *map(str, args)], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    out, err = b"", b""
-    import threading
+    """A CLI run with its wall time and peak resident memory in bytes: VmHWM of the process itself, read
+    as it ends (a fork's rusage would count the parent's pages it started with)."""
+    import tempfile
 
-    def drain(stream, into):
-        into.append(stream.read())
-
-    got_out, got_err = [], []
-    readers = [threading.Thread(target=drain, args=(process.stdout, got_out)),
-               threading.Thread(target=drain, args=(process.stderr, got_err))]
-    for reader in readers:
-        reader.start()
-    _, status, usage = os.wait4(process.pid, 0)
-    for reader in readers:
-        reader.join()
-    process.returncode = os.waitstatus_to_exitcode(status)
-    done = subprocess.CompletedProcess(process.args, process.returncode, got_out[0], got_err[0])
-    return done, time.perf_counter() - start, usage.ru_maxrss * 1024
+    with tempfile.NamedTemporaryFile("r") as peak_file:
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", _PEAK, "-", *map(str, args)], capture_output=True,
+                              stdin=subprocess.DEVNULL, timeout=180, env={**os.environ, "PEAK_FILE": peak_file.name})
+        seconds = time.perf_counter() - start
+        peak = int(open(peak_file.name).read() or 0) * 1024
+    return done, seconds, peak
 
 
 def _fill(unit: str, size: int = 5 * MIB - 200) -> str:

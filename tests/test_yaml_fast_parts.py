@@ -377,7 +377,7 @@ def test_empty_and_comment_only_documents():
 def test_limits_behave_as_a_frozen_value():
     assert Limits() == DEFAULT_LIMITS and hash(Limits()) == hash(DEFAULT_LIMITS)
     assert Limits(max_depth=3) != DEFAULT_LIMITS and Limits(max_depth=3).max_depth == 3
-    assert repr(Limits(max_bytes=1)) == "Limits(max_bytes=1, max_depth=64, max_alias_nodes=10000)"
+    assert repr(Limits(max_bytes=1)) == "Limits(max_bytes=1, max_depth=64, max_alias_nodes=10000, max_yaml_nodes=250000)"
     with pytest.raises(AttributeError):
         DEFAULT_LIMITS.max_depth = 3  # type: ignore[misc]
     assert pickle.loads(pickle.dumps(Limits(max_depth=5))) == Limits(max_depth=5)
