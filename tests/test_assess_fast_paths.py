@@ -182,7 +182,8 @@ def test_builders_make_what_the_constructors_make(cls):
 def test_case_from_dict_builds_the_same_case(data):
     def plain(data: dict) -> Case:  # case_from_dict as it was: through the dataclasses' constructors
         candidate = data["candidate"]
-        context = data.get("context") or {}
+        given = data.get("context")
+        context = given or {}
         approvals = list(context.get("approvals") or ())
         if context.get("approval"):
             approvals.insert(0, context["approval"])
@@ -194,7 +195,7 @@ def test_case_from_dict_builds_the_same_case(data):
         return Case(
             id=ident(data["id"]) or "",
             candidate=Candidate(ident(candidate.get("id")), candidate["name"], candidate["arguments"]),
-            context=Context(now=context.get("now"), environment=context.get("environment"), approvals=tuple(approvals),
+            context=None if given is None else Context(now=context.get("now"), environment=context.get("environment"), approvals=tuple(approvals),
                             target=context.get("target"), untrusted_input=bool(context.get("untrusted_input", False)),
                             sensitive_data=bool(context.get("sensitive_data", False))),
             record=None if record is None else Record(record["status"], ident(record.get("call_id")), record.get("sent"),
@@ -238,7 +239,8 @@ def test_a_fixture_log_is_assessed_without_the_transcript_readers(tmp_path):
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip().splitlines()[-1] == "0 []"
-    assert json.loads(done.stdout)["summary"]["by_outcome"] == {"rejected": 1}
+    # no context and no tools: judged from the evidence alone, which cannot say what was offered
+    assert json.loads(done.stdout)["summary"]["by_outcome"] == {"allowed": 1}
 
 
 @pytest.mark.parametrize("content, settled", [

@@ -448,7 +448,7 @@ def test_cli_json_findings_and_exit_codes(runner):
     warning_only = BAD / "TC810-retry-loop.json"
     assert invoke(runner, warning_only, "--format", "json").exit_code == 0
     assert invoke(runner, warning_only, "--format", "json", "--fail-on", "warning").exit_code == 1
-    assert invoke(runner, warning_only, "--format", "json", "--fail-on", "blocked").exit_code == 1  # outcomes still work
+    assert invoke(runner, warning_only, "--format", "json", "--fail-on", "failed").exit_code == 1  # outcomes still work
     assert invoke(runner, BAD / "TC809-rounds-exceeded.json", "--max-rounds", "30", "--format", "json").exit_code == 0
     assert invoke(runner, BAD / "TC809-rounds-exceeded.json", "--max-rounds", "30", "--fail-on", "info",
                   "--format", "json").exit_code == 0
@@ -469,7 +469,7 @@ def test_cli_text_lists_every_finding_with_its_position(runner):
     assert {(Path(m["path"]).name.split("-")[0], m["rule"]) for m in hits} == {
         (p.name.split("-")[0], p.name.split("-")[0]) for p in bad_fixtures()}
     assert len(hits) == len(bad_fixtures())
-    assert any(re.match(r".+:\d+: conversation conv1 \(anthropic\): 4 messages, 1 round, 2 calls; blocked 2; "
+    assert any(re.match(r".+:\d+: conversation conv1 \(anthropic\): 4 messages, 1 round, 2 calls; needs_evidence 2; "
                         r"1 error, 0 warnings, 0 info\Z", line) for line in lines)
     assert lines[-1] == "15 conversations: 11 errors, 4 warnings, 0 info"
     assert re.fullmatch(r"\d+ cases: .*; 0 unmet expectations", lines[-2])

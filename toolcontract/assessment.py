@@ -42,6 +42,7 @@ class Record:
     sent: bool | None = None  # None: unknown
     result: Any = None
     error: dict | None = None  # {layer: transport | protocol | execution, message}
+    note: str | None = None  # what the evidence says happened, when the status alone does not (a lost call)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,13 +56,18 @@ class Observation:
 
 @dataclass(frozen=True, slots=True)
 class Case:
+    """One call to assess. `context` None: the recording carries no context, so admission is judged
+    only as far as the recording can show (DESIGN §2, evidence-only assessment). `pending`: the
+    recording ends right after the call's turn, before any result could be in it."""
+
     id: str
     candidate: Candidate
-    context: Context = Context()
+    context: Context | None = Context()
     record: Record | None = None
     observation: Observation | None = None
     expect: dict | None = None
     source: dict | None = None  # {"path": ..., "line": ...}
+    pending: bool = False
 
 
 class Outcome(enum.StrEnum):

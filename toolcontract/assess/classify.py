@@ -61,8 +61,31 @@ def _done(outcome, effect, next_step, reasons, unverified, gate=None) -> Classif
     return Classification(outcome, effect, next_step, tuple(reasons), scope, gate)
 
 
-def classify(admission: Admission, record: Record | None, observation: Observation | None) -> Classification:
-    unverified = admission.unverified()
+POLICY_NOT_JUDGED = "admission policy: target, environment, approval (no context given)"
+TOOLS_NOT_OFFERED = "tools offered (the recording has no tool list)"
+PENDING = "execution (the recording ends before a result)"
+
+# what a call that ran although a judged gate refused it did, said from the recording (evidence-only)
+_EXECUTED_ALTHOUGH = {
+    Gate.PARSE: "executed although its arguments are not a JSON object",
+    Gate.REGISTRY: "executed although the request did not offer the tool",
+    Gate.SHAPE: "executed although its arguments fail the schema",
+    Gate.SEMANTIC: "executed although it breaks a semantic rule",
+}
+
+
+def _evidence_scope(admission: Admission) -> list[str]:
+    """What an evidence-only assessment leaves unverified before anything else."""
+    if not admission.evidence_only:
+        return []
+    return [POLICY_NOT_JUDGED] + ([] if admission.offered else [TOOLS_NOT_OFFERED])
+
+
+def classify(admission: Admission, record: Record | None, observation: Observation | None,
+             pending: bool = False) -> Classification:
+    """The outcome of an admission with what the record and the read-back show. `pending`: the recording
+    ends before the call's result could be in it (evidence-only)."""
+    unverified = _evidence_scope(admission) + admission.unverified()
     call = admission.call
     refusal = admission.refusal
 
@@ -73,6 +96,18 @@ def classify(admission: Admission, record: Record | None, observation: Observati
         if later:
             unverified.append(f"gates not reached: {', '.join(later)}")
         if record is not None:
+            if admission.evidence_only:  # the recording shows it ran: say what it ran with
+                first = refusal.reasons[0] if refusal.reasons else ""
+                what = _EXECUTED_ALTHOUGH.get(refusal.gate, "executed although admission was refused")
+                if refusal.gate is Gate.REGISTRY:
+                    what = f"{what} {call.candidate.name!r}"
+                reasons = (f"{what}: {first}" if first and refusal.gate is not Gate.REGISTRY else what,
+                           *refusal.reasons[1:])
+                effect = EffectState.UNKNOWN
+                if observation is not None and observation.verdict in ("applied", "not_applied"):
+                    effect = EffectState.CONFIRMED if observation.verdict == "applied" else EffectState.NONE
+                return _done(Outcome.BLOCKED, effect, NextStep.STOP_OR_ESCALATE, reasons,
+                             ["effect on the target (executed without admission)", *unverified], refusal.gate)
             return _done(
                 Outcome.BLOCKED, EffectState.UNKNOWN, NextStep.STOP_OR_ESCALATE,
                 (f"a record exists although admission was refused at the {refusal.gate.value} gate: "
@@ -93,6 +128,11 @@ def classify(admission: Admission, record: Record | None, observation: Observati
     tool = call.tool
     assert tool is not None
     if record is None:
+        if admission.evidence_only:
+            why = ("the recording ends before a result" if pending else "the recording holds no result")
+            return _done(Outcome.ALLOWED, EffectState.NONE, NextStep.NONE,
+                         (f"every judged gate passed; {why}",),
+                         [PENDING if pending else "execution (the call has not run)", *unverified])
         return _done(Outcome.ALLOWED, EffectState.NONE, NextStep.NONE,
                      ("every gate passed; no record: admitted, not executed",),
                      ["execution (the call has not run)", *unverified])
@@ -157,10 +197,13 @@ def classify(admission: Admission, record: Record | None, observation: Observati
     detail = f": {message}" if message else ""
 
     # ---- 3. timeout, transport error, or unknown whether it was sent
-    unknown_send = record.status == "timeout" or (record.status == "error" and layer == "transport") or sent is None
+    # `lost`: a recording shows no result although the conversation went on (evidence-only; sent unknown)
+    unknown_send = (record.status in ("timeout", "lost") or (record.status == "error" and layer == "transport")
+                    or sent is None)
     if unknown_send and not (record.status == "returned" and decided() is not None):
         # (a return whose effect is decided anyway is judged as a return, below)
-        what = ("the call timed out" if record.status == "timeout"
+        what = (record.note if record.note
+                else "the call timed out" if record.status == "timeout"
                 else f"transport error{detail}" if layer == "transport"
                 else "it is unknown whether the request was sent")
         effect = decided()
@@ -168,7 +211,7 @@ def classify(admission: Admission, record: Record | None, observation: Observati
             return _done(Outcome.EFFECT_UNKNOWN, EffectState.UNKNOWN, NextStep.OBSERVE_TARGET,
                          [what, "no read-back: the effect is unknown; do not retry before observing the target"],
                          ["whether the call reached the tool", *unverified])
-        outcome = Outcome.TIMED_OUT if record.status == "timeout" else Outcome.FAILED
+        outcome = Outcome.TIMED_OUT if record.status in ("timeout", "lost") else Outcome.FAILED
         return _done(outcome, effect, _failed_next(effect) if outcome is Outcome.FAILED else _timed_out_next(effect),
                      [what, *_effect_reason(effect)], unverified)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolcontract.assess.classify import Classification, classify
-from toolcontract.assess.gates import _PASSED, GATES, Admission, admit, as_id
+from toolcontract.assess.gates import _PASSED, GATES, Admission, admit, admit_from_evidence, as_id
 from toolcontract.assess.registry import Registry
 from toolcontract.assess.fastinit import frozen_init
 from toolcontract.model import Case, EffectState, Gate, NextStep, Outcome
@@ -151,7 +151,7 @@ def project(case: Case, admission: Admission, result: Classification, correlatio
             "approval": "required" if tool.needs_approval else "not_required",
             "target": dict(tool.target),
         },
-        "context": {
+        "context": None if case.context is None else {
             "now": case.context.now, "environment": case.context.environment,
             "approvals": list(case.context.approvals), "target": case.context.target,
             "untrusted_input": case.context.untrusted_input, "sensitive_data": case.context.sensitive_data,
@@ -218,9 +218,13 @@ def _expect(case: Case, result: Classification) -> dict | None:
 
 
 def assess(case: Case, registry: Registry) -> Envelope:
-    """Admit the candidate, classify what the record and observation prove, and project."""
-    admission = admit(case.candidate, registry, case.context)
-    result = classify(admission, case.record, case.observation)
+    """Admit the candidate, classify what the record and observation prove, and project. A case with no
+    context (None) is judged from the evidence alone (`admit_from_evidence`, DESIGN §2)."""
+    if case.context is None:
+        admission = admit_from_evidence(case.candidate, registry, registry.offered)
+    else:
+        admission = admit(case.candidate, registry, case.context)
+    result = classify(admission, case.record, case.observation, case.pending)
     correlation_id = as_id(
         case.candidate.id
         or (case.record.call_id if case.record and case.record.call_id else None)

@@ -51,9 +51,12 @@ class Verdict:
     issues: tuple[dict, ...] = ()  # {"pointer": ..., "message": ...}
     outcome: Outcome | None = None  # a refusal's outcome
     unverified: tuple[str, ...] = ()  # what a passing gate could not check
+    judged: bool = True  # False: the gate was not judged (evidence-only: no context to judge it by)
 
     def as_dict(self) -> dict:
-        result: dict[str, Any] = {"gate": str(self.gate), "result": "passed" if self.passed else "refused"}
+        result: dict[str, Any] = {"gate": str(self.gate),
+                                  "result": "passed" if self.passed and self.judged else
+                                  "not_judged" if self.passed else "refused"}
         if self.reasons:
             result["reasons"] = list(self.reasons)
         if self.issues:
@@ -125,9 +128,13 @@ def _resolve(data: Any, tokens: tuple[str, ...]) -> Any:
     return node
 
 
-def prepare(candidate: Candidate, registry: Registry, context: Context) -> Call:
+def prepare(candidate: Candidate, registry: Registry, context: Context, unoffered: bool = False) -> Call:
+    """The candidate made ready for the gates. `unoffered`: the recording has no tool list, so the call's
+    tool is taken as offered, with no schema and no effect class (the worst case)."""
     arguments, problem = parse_arguments(candidate.arguments)
     tool = registry.get(candidate.name)
+    if tool is None and unoffered:
+        tool = Tool(name=candidate.name, effect=None, version=None, approval=None, target={})
     targets: dict[str, str | None] = {}
     if tool is not None and arguments is not None:
         for key, tokens in tool.target_tokens:
@@ -387,6 +394,8 @@ class Admission:
     call: Call
     trail: tuple[Verdict, ...]
     refusal: Verdict | None = None
+    evidence_only: bool = False  # judged from a recording alone (see admit_from_evidence)
+    offered: bool = True  # evidence-only: whether the recording says which tools were offered
 
     @property
     def admitted(self) -> bool:
@@ -401,7 +410,8 @@ class Admission:
 
 
 def admit(candidate: Candidate, registry: Registry, context: Context = Context()) -> Admission:
-    """Run the gates in order; the first refusal ends admission."""
+    """Run the gates in order; the first refusal ends admission. Fail-closed: with no environment in
+    the context, no consequential call is admitted."""
     call = prepare(candidate, registry, context)
     trail: list[Verdict] = []
     for _, gate in GATES:
@@ -410,3 +420,28 @@ def admit(candidate: Candidate, registry: Registry, context: Context = Context()
         if not verdict.passed:
             return Admission(call, tuple(trail), verdict)
     return Admission(call, tuple(trail))
+
+
+# gates a recording can judge, and the policy gates it cannot: it shows what the model asked and what came
+# back, never the policy in force (DESIGN §2, evidence-only assessment)
+EVIDENCE_GATES = (Gate.PARSE, Gate.REGISTRY, Gate.SHAPE, Gate.SEMANTIC)
+POLICY_GATES = (Gate.TARGET, Gate.ENVIRONMENT, Gate.APPROVAL)
+_NOT_JUDGED: dict[Gate, Verdict] = {gate: Verdict(gate, True, judged=False) for gate in Gate}
+
+
+def admit_from_evidence(candidate: Candidate, registry: Registry, offered: bool = True) -> Admission:
+    """Admission as far as a recording with no context can show it: parse, registry, shape and semantic
+    against the tools the recording offered (only parse when it offered none: `offered` False), the other
+    gates `not_judged`. A refusal ends it, as in `admit`."""
+    call = prepare(candidate, registry, Context(), unoffered=not offered)
+    judged = EVIDENCE_GATES if offered else EVIDENCE_GATES[:1]
+    trail: list[Verdict] = []
+    for gate, check in GATES:
+        if gate not in judged:
+            trail.append(_NOT_JUDGED[gate])
+            continue
+        verdict = check(call)
+        trail.append(verdict)
+        if not verdict.passed:
+            return Admission(call, tuple(trail), verdict, evidence_only=True, offered=offered)
+    return Admission(call, tuple(trail), evidence_only=True, offered=offered)

@@ -123,8 +123,11 @@ def compile_tool(data: Mapping[str, Any]) -> Tool:
 class Registry:
     """Known tools by exact name. Lookups never guess: no prefix, case or fuzzy match."""
 
-    def __init__(self, tools: Iterable[Tool] = ()):
+    def __init__(self, tools: Iterable[Tool] = (), offered: bool = True):
+        """`offered` False: the tools of a recording that carries no tool list (evidence-only
+        assessment cannot then judge which tools were offered)."""
         self._tools: dict[str, Tool] = {}
+        self.offered = offered
         self.duplicates: list[str] = []
         for tool in tools:
             self.add(tool)

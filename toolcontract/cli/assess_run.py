@@ -76,7 +76,10 @@ def run_assess(
     def registry_for(extra: list[str]) -> Registry:
         key = tuple(extra)
         if key not in registries:
-            registries[key] = Registry.from_descriptors(shared + load_descriptor_dicts(extra, descriptor_cache))
+            descriptors = shared + load_descriptor_dicts(extra, descriptor_cache)
+            registry = Registry.from_descriptors(descriptors)
+            registry.offered = bool(descriptors)  # no tools at all: a log that cannot say what was offered
+            registries[key] = registry
         return registries[key]
 
     reporter = assess_reporter(output_format or default_format(), sys.stdout, verbose)

@@ -72,7 +72,9 @@ def case_from_dict(data: dict, source: dict | None = None) -> Case:
     """A Case from a structurally valid case mapping."""
     candidate = data["candidate"]
     context = data.get("context")
-    if context:
+    if context is None:  # absent or null: the case carries no context (evidence-only, DESIGN §2)
+        pass
+    elif context:
         approvals = context.get("approvals")
         approvals = list(approvals) if approvals else []
         approval = context.get("approval")
@@ -86,7 +88,7 @@ def case_from_dict(data: dict, source: dict | None = None) -> Case:
             untrusted_input=bool(context.get("untrusted_input", False)),
             sensitive_data=bool(context.get("sensitive_data", False)),
         )
-    else:  # absent, null or empty: every field has its default
+    else:  # `context: {}`: a context, every field at its default (fail-closed)
         context = _NO_CONTEXT
     record = data.get("record")
     observation = data.get("observation")

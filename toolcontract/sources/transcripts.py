@@ -538,6 +538,18 @@ def load_context(path: str, limits: Limits = DEFAULT_LIMITS) -> TranscriptContex
 # ---------------------------------------------------------------- assessment
 
 
+def goes_on_after(conversation: Conversation, call: Call) -> bool:
+    """Whether the conversation goes on after the turn that made `call`: a later message (Responses: a
+    later item that is not another call of the same turn), so a result would have been recorded."""
+    for message in conversation.messages:
+        if message.index <= call.message:
+            continue
+        if conversation.format == OPENAI_RESPONSES and message.kinds and set(message.kinds) == {"call"}:
+            continue
+        return True
+    return False
+
+
 def case_id(conversation: Conversation, call: Call) -> str:
     return f"{conversation.id}/msg{call.message}/{call.id if call.id is not None else f'call{call.block or 0}'}"
 
@@ -564,7 +576,7 @@ class TranscriptAssessor:
                  options: Options = Options(), select: Iterable[str] | None = None, cache_size: int = 64):
         self._shared = [d for d in shared if isinstance(d, dict) and isinstance(d.get("name"), str)]
         self._compiled_shared: list[Tool] | None = None  # compiled on first use: a fixture-only run never needs it
-        self.context = context or TranscriptContext()
+        self.context = context  # None: no --context, so every call is judged from the evidence alone
         self.options = options
         self.select = tuple(select) if select is not None else None
         self._tools: dict[str, Tool] = {}
@@ -589,18 +601,29 @@ class TranscriptAssessor:
                 self._registries.pop(next(iter(self._registries)))
             if self._compiled_shared is None:
                 self._compiled_shared = [compile_tool(d) for d in self._shared]
-            registry = self._registries[key] = Registry([*self._compiled_shared, *(self._tool(d) for d in offered)])
+            registry = self._registries[key] = Registry(
+                [*self._compiled_shared, *(self._tool(d) for d in offered)],
+                offered=conversation.offered_names is not None or bool(self._shared))
         return registry
 
     def cases(self, conversation: Conversation, analysis, registry: Registry) -> Iterator[Case]:
+        evidence_only = self.context is None
         for call in conversation.calls:
             name = call.name if isinstance(call.name, str) else ("" if call.name is None else json.dumps(call.name))
             candidate = Candidate(call.id, name, call.arguments)
             line, column = (conversation.locate_call or conversation.locate)(call.pointer)
             source = {"path": conversation.path, "line": line, "column": column, "conversation": conversation.id,
                       "message": call.message, "pointer": call.pointer}
-            yield Case(case_id(conversation, call), candidate, self.context.for_call(candidate, registry),
-                       record_of(analysis.answer(call)), None, None, source)
+            record, pending = record_of(analysis.answer(call)), False
+            if record is None and evidence_only:  # no result: lost if the conversation went on, else pending
+                if goes_on_after(conversation, call):
+                    record = Record("lost", call_id=call.id, sent=None,
+                                    note="no result in the recording although the conversation goes on after "
+                                         "the call: the call was lost (it is unknown whether it was sent)")
+                else:
+                    pending = True
+            context = None if evidence_only else self.context.for_call(candidate, registry)
+            yield Case(case_id(conversation, call), candidate, context, record, None, None, source, pending)
 
     def assess(self, conversation: Conversation) -> tuple[list, ConversationReport]:
         from toolcontract.assess.envelope import assess
