@@ -53,6 +53,7 @@ from toolcontract.assess.conversation import (
     analyse, check, report, result_text,
 )
 from toolcontract.assess.gates import as_id, parse_arguments
+from toolcontract.descriptor import effect_from_annotations
 from toolcontract.assess.registry import Registry, Tool, compile_tool
 from toolcontract.model import Candidate, Case, Context, Record, Severity
 from toolcontract.sources.document import (
@@ -158,6 +159,10 @@ def tool_descriptor(entry: Any) -> tuple[str | None, dict | None]:
         descriptor["input_schema"] = schema
     elif schema is None and key == "parameters":
         descriptor["input_schema"] = NO_ARGUMENTS  # OpenAI: no `parameters`, no arguments
+    if key == "inputSchema":  # an MCP tool: its annotations give the effect class (lint's one derivation)
+        derived = effect_from_annotations(function.get("annotations"))
+        if derived is not None:
+            descriptor["effect"] = derived[0].value
     return name, descriptor
 
 
