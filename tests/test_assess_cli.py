@@ -65,7 +65,7 @@ def test_the_invocation_fixtures_are_a_passing_regression_test(runner, monkeypat
     result = invoke(runner, "fixtures/invocations", "--format", "text")
     assert result.exit_code == 0, result.stdout + result.stderr
     assert "EXPECT-FAILED" not in result.stdout
-    assert re.search(r"\d+ cases: .*; 0 unmet expectations$", result.stdout.strip())
+    assert re.search(r"^\d+ cases: .*; 0 unmet expectations$", result.stdout, re.M)
 
 
 def test_json_contract(runner, monkeypatch):
@@ -73,8 +73,10 @@ def test_json_contract(runner, monkeypatch):
     result = invoke(runner, "fixtures/invocations", "--format", "json")
     assert result.exit_code == 0, result.stderr
     document = as_json(result)
-    assert set(document) == {"version", "cases", "summary"} and document["version"] == 1
-    assert set(document["summary"]) == {"cases", "by_outcome", "expect_failed"}
+    assert set(document) == {"version", "cases", "tools", "summary"} and document["version"] == 1
+    assert list(document) == ["version", "cases", "tools", "summary"]  # tools after cases
+    assert sum(t["calls"] for t in document["tools"]) == len(document["cases"])
+    assert set(document["summary"]) == {"cases", "by_outcome", "expect_failed", "evidence_only"}  # one case has no context
     cases = document["cases"]
     assert document["summary"]["cases"] == len(cases) > 0
     assert document["summary"]["expect_failed"] == 0
@@ -92,7 +94,7 @@ def test_json_contract(runner, monkeypatch):
         assert case["unverified_scope"] and "task acceptance" in case["unverified_scope"]
         assert [step["gate"] for step in case["trail"]] == [
             "parse", "registry", "shape", "semantic", "target", "environment", "approval"]
-        assert all(step["result"] in ("passed", "refused", "not_reached") for step in case["trail"])
+        assert all(step["result"] in ("passed", "refused", "not_reached", "not_judged") for step in case["trail"])
         assert [s["result"] for s in case["trail"]].count("refused") == (0 if case["gate"] is None else 1)
         assert case["expect"]["met"] is True and "outcome" in case["expect"]["want"]
         assert set(case["source"]) == {"path", "line"}

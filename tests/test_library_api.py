@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import toolcontract
+from conftest import REPO
 from toolcontract.model import Outcome
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,19 +19,12 @@ def _readme_example() -> str:
     return blocks[0]
 
 
-def test_readme_library_example_runs_and_gets_a_success():
-    sent = []
-    namespace = {
-        "descriptor": {
-            "name": "invoice_get", "effect": "read",
-            "input_schema": {"type": "object", "properties": {"invoice_id": {"type": "string"}},
-                             "required": ["invoice_id"], "additionalProperties": False},
-        },
-        "send_to_model": lambda content, is_error: sent.append((content, is_error)),
-    }
+def test_readme_library_example_runs_and_gets_a_success(monkeypatch, capsys):
+    monkeypatch.chdir(REPO)  # the example loads a fixture by its path from the repository's root
+    namespace: dict = {}
     exec(compile(_readme_example(), "README.md", "exec"), namespace)
-    assert sent == [('{"status": "open"}', False)]
     assert namespace["envelope"].outcome is Outcome.SUCCEEDED
+    assert capsys.readouterr().out == 'succeeded {"status": "open"} False\n'
 
 
 def test_every_exported_name_resolves():

@@ -117,8 +117,9 @@ def test_cli_lint_formats_and_assess_junit():
 def test_assess_junit_reports_each_unmet_expectation(tmp_path):
     fixture = tmp_path / "f.yaml"
     fixture.write_text("toolcontract: 1\ncases:\n  - id: a\n    candidate: {id: c1, name: nope, arguments: {}}\n"
-                       "    expect: {outcome: allowed}\n  - id: b\n    candidate: {id: c2, name: nope, arguments: {}}\n"
-                       "    expect: {outcome: rejected, gate: registry}\n")
+                       "    context: {}\n    expect: {outcome: allowed}\n"
+                       "  - id: b\n    candidate: {id: c2, name: nope, arguments: {}}\n"
+                       "    context: {}\n    expect: {outcome: rejected, gate: registry}\n")
     done = CliRunner().invoke(app, ["assess", str(fixture), "--format", "junit"])
     assert done.exit_code == 1
     root = ET.fromstring(done.output)

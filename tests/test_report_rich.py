@@ -230,7 +230,7 @@ def test_assess_rich_shows_unmet_expectations_and_escapes_input(tmp_path):
     fixture = tmp_path / "f.yaml"
     fixture.write_text(
         "toolcontract: 1\ncases:\n  - id: \"x[bold]\\x1b[31mred\"\n"
-        "    candidate: {id: c1, name: \"nope[/]\", arguments: {}}\n    expect: {outcome: allowed}\n"
+        "    candidate: {id: c1, name: \"nope[/]\", arguments: {}}\n    context: {}\n    expect: {outcome: allowed}\n"
     )
     result = _assess_rich([str(fixture)])
     assert result.exit_code == 1

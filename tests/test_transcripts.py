@@ -421,7 +421,7 @@ def test_cli_json_adds_conversations_and_keeps_the_case_contract(runner):
     result = invoke(runner, GOOD, "--tools", TOOLS, "--context", CONTEXT, "--format", "json")
     assert result.exit_code == 0, result.stderr
     document = json.loads(result.stdout)
-    assert list(document) == ["version", "cases", "conversations", "summary"]
+    assert list(document) == ["version", "cases", "conversations", "tools", "summary"]
     summary = document["summary"]
     assert summary["cases"] == len(document["cases"]) == 21
     assert summary["conversations"] == len(document["conversations"]) == 7
@@ -457,8 +457,8 @@ def test_cli_json_findings_and_exit_codes(runner):
 def test_fixture_runs_keep_their_exact_json_shape(runner, monkeypatch):
     monkeypatch.chdir(REPO)
     document = json.loads(invoke(runner, "fixtures/invocations", "--format", "json").stdout)
-    assert set(document) == {"version", "cases", "summary"}
-    assert set(document["summary"]) == {"cases", "by_outcome", "expect_failed"}
+    assert set(document) == {"version", "cases", "tools", "summary"}
+    assert set(document["summary"]) <= {"cases", "by_outcome", "expect_failed", "evidence_only", "no_effect_class"}
 
 
 def test_cli_text_lists_every_finding_with_its_position(runner):
@@ -471,8 +471,10 @@ def test_cli_text_lists_every_finding_with_its_position(runner):
     assert len(hits) == len(bad_fixtures())
     assert any(re.match(r".+:\d+: conversation conv1 \(anthropic\): 4 messages, 1 round, 2 calls; needs_evidence 2; "
                         r"1 error, 0 warnings, 0 info\Z", line) for line in lines)
-    assert lines[-1] == "15 conversations: 11 errors, 4 warnings, 0 info"
-    assert re.fullmatch(r"\d+ cases: .*; 0 unmet expectations", lines[-2])
+    at = lines.index("15 conversations: 11 errors, 4 warnings, 0 info")
+    assert re.fullmatch(r"\d+ cases: .*; no expectations", lines[at - 1])
+    assert lines[at + 1].endswith("assessed from evidence only: no --context, so target, environment and approval "
+                                  "were not judged")
 
 
 def test_cli_rich_and_junit(runner):

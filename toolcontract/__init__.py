@@ -20,7 +20,7 @@ _EXPORTS = {
     "assess": "toolcontract.assess.envelope",
     "Envelope": "toolcontract.assess.envelope",
     "classify": "toolcontract.assess.classify",
-    "Registry": "toolcontract.assess.registry",
+    "Registry": "toolcontract.registries",
     "Tool": "toolcontract.assess.registry",
     "compile_tool": "toolcontract.assess.registry",
     "Candidate": "toolcontract.model",

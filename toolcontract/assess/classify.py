@@ -91,7 +91,7 @@ def classify(admission: Admission, record: Record | None, observation: Observati
 
     # ---- admission refused
     if refusal is not None:
-        reached = {v.gate for v in admission.trail}
+        reached = {v.gate for v in admission.trail}  # (the policy gates of an evidence-only trail: not judged)
         later = [name for g, name in _GATE_NAMES if g not in reached]
         if later:
             unverified.append(f"gates not reached: {', '.join(later)}")

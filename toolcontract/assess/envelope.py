@@ -105,8 +105,8 @@ def _trail(admission: Admission) -> tuple[dict, ...]:
                  for verdict, shared, step in zip(trail, _PASSED_SEQ, _PASSED_STEPS)]
         steps.extend(map(dict.copy, _NOT_REACHED_STEPS[reached:]))
         return tuple(steps)
-    done = {v.gate for v in trail}
-    return (*[v.as_dict() for v in trail], *[{"gate": g, "result": "not_reached"} for g in _GATE_NAMES if g not in done])
+    steps = {v.gate: v.as_dict() for v in trail}
+    return tuple(steps.get(g) or {"gate": g, "result": "not_reached"} for g in _GATE_NAMES)  # in gate order
 
 
 # json.dumps(value, ensure_ascii=False[, default=str]) without building an encoder per call

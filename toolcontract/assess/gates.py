@@ -442,6 +442,7 @@ def admit_from_evidence(candidate: Candidate, registry: Registry, offered: bool 
             continue
         verdict = check(call)
         trail.append(verdict)
-        if not verdict.passed:
+        if not verdict.passed:  # the policy gates stay not judged; the judged ones after it, not reached
+            trail.extend(_NOT_JUDGED[g] for g in POLICY_GATES)
             return Admission(call, tuple(trail), verdict, evidence_only=True, offered=offered)
     return Admission(call, tuple(trail), evidence_only=True, offered=offered)

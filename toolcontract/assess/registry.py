@@ -120,6 +120,25 @@ def compile_tool(data: Mapping[str, Any]) -> Tool:
     )
 
 
+_PROVIDER_SCHEMA_KEYS = ("inputSchema", "parameters", "parametersJsonSchema", "function")
+
+
+def _checked(index: int, descriptor: Any) -> Mapping[str, Any]:
+    """A native-named descriptor `from_descriptors` can use, or ValueError saying what it is instead."""
+    if not isinstance(descriptor, Mapping):
+        raise ValueError(f"descriptor {index + 1} is {type(descriptor).__name__}, not a mapping of descriptor fields")
+    if "tools" in descriptor and "name" not in descriptor:
+        raise ValueError(f"descriptor {index + 1} is a `tools:` document: pass its entries, or use Registry.from_path")
+    name = descriptor.get("name")
+    if not isinstance(name, str):
+        raise ValueError(f"descriptor {index + 1} has no `name` string")
+    given = [key for key in _PROVIDER_SCHEMA_KEYS if key in descriptor]
+    if given and "input_schema" not in descriptor:
+        raise ValueError(f"descriptor {name!r} holds `{given[0]}`, a provider's field a native-named registry would "
+                         "ignore (its calls would go unvalidated): use Registry.from_provider")
+    return descriptor
+
+
 class Registry:
     """Known tools by exact name. Lookups never guess: no prefix, case or fuzzy match."""
 
@@ -140,7 +159,16 @@ class Registry:
 
     @classmethod
     def from_descriptors(cls, descriptors: Iterable[Mapping[str, Any]]) -> Registry:
-        return cls(compile_tool(d) for d in descriptors if isinstance(d.get("name"), str))
+        """A registry of native-named descriptor dicts (`name`, `effect`, `input_schema`, ...), compiled once.
+
+        Raises ValueError for what it cannot use rather than building an empty or schemaless registry:
+        a `tools:` document (use `Registry.from_path`, or pass its entries), a provider tool whose schema
+        is under its provider's key (`inputSchema`, `parameters`: use `Registry.from_provider`), an
+        entry without a string `name`, or one that is not a mapping."""
+        if isinstance(descriptors, Mapping):
+            raise ValueError("from_descriptors takes a list of descriptors, not one mapping: "
+                             "wrap it in a list (or use Registry.from_path for a file)")
+        return cls(compile_tool(_checked(index, d)) for index, d in enumerate(descriptors))
 
     def get(self, name: object) -> Tool | None:
         return self._tools.get(name) if isinstance(name, str) else None

@@ -51,7 +51,12 @@ def run_assess(
     failing_outcomes = frozenset(o for o in Outcome if o.value.upper() in failing)
     fixture_files = list(discover(paths, FIXTURE_SUFFIXES))
     descriptor_cache: dict[str, list[dict]] = {}
-    shared = load_descriptor_dicts(list(tools or ()), descriptor_cache)
+    shared: list[dict] = []
+    for given in tools or ():  # each --tools must give tools: a typo'd path must not assess against nothing
+        found = load_descriptor_dicts([given], descriptor_cache)
+        if not found:
+            raise UsageFailure(f"toolcontract: --tools {given}: no tool descriptors found")
+        shared.extend(found)
     registries: dict[tuple, Registry] = {}
     # transcripts, and the conversation rules they bring, are imported when a file needs them:
     # a run over fixture logs alone starts without them
@@ -77,12 +82,15 @@ def run_assess(
         key = tuple(extra)
         if key not in registries:
             descriptors = shared + load_descriptor_dicts(extra, descriptor_cache)
-            registry = Registry.from_descriptors(descriptors)
+            registry = Registry.from_descriptors([d for d in descriptors if isinstance(d.get("name"), str)])
             registry.offered = bool(descriptors)  # no tools at all: a log that cannot say what was offered
             registries[key] = registry
         return registries[key]
 
     reporter = assess_reporter(output_format or default_format(), sys.stdout, verbose)
+    if sys.stderr.isatty():  # a progress line for long inputs, never into a pipe or a file
+        reporter.progress = sys.stderr
+    guard = _InterruptGuard(reporter)
     failed = False
     error: str | None = None
     try:
@@ -130,6 +138,14 @@ def run_assess(
                         reporter.case(envelope)
             finally:
                 reporter.end_file(path)
+    except KeyboardInterrupt:  # Ctrl-C: what was assessed so far is reported, and the run ends at once
+        error = f"toolcontract: interrupted after {reporter.summary.cases:,} cases"
+        guard.release()
+        reporter.clear_progress()
+        reporter.finish(error)
+        sys.stdout.flush()
+        sys.stderr.write(error + "\n")
+        return 130
     except FixtureError as exc:
         error = str(exc)
     except OSError as exc:
@@ -141,6 +157,8 @@ def run_assess(
 
         reporter.finish("internal error")
         raise InternalError(locals().get("path"), exc) from exc
+    guard.release()
+    reporter.clear_progress()
     reporter.finish(error)
     sys.stdout.flush()
     if error is not None:
@@ -182,3 +200,48 @@ def read_fixture(path: str, max_bytes: int) -> bytes:
         if size > max_bytes:
             raise FixtureError(path, 1, 1, f"file is {size:,} bytes, over the {max_bytes:,}-byte limit")
         return handle.read(max_bytes + 1)
+
+
+class _InterruptGuard:
+    """Ctrl-C during a run: the reporter's `case` and `conversation` calls finish (a case is written and
+    counted whole, or not at all), then KeyboardInterrupt stops the run, which reports what it has.
+    Elsewhere (reading, assessing) the interrupt is immediate."""
+
+    def __init__(self, reporter) -> None:
+        import signal
+        import threading
+
+        self.busy = False
+        self.pending = False
+        self.previous = None
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for name in ("case", "conversation"):
+            setattr(reporter, name, self._guarded(getattr(reporter, name)))
+        self.previous = signal.signal(signal.SIGINT, self._on_interrupt)
+
+    def _on_interrupt(self, signum, frame) -> None:
+        if self.busy:
+            self.pending = True
+            return
+        raise KeyboardInterrupt
+
+    def _guarded(self, method):
+        def call(item) -> None:
+            self.busy = True
+            try:
+                method(item)
+            finally:
+                self.busy = False
+            if self.pending:
+                self.pending = False
+                raise KeyboardInterrupt
+
+        return call
+
+    def release(self) -> None:
+        import signal
+
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            self.previous = None

@@ -107,15 +107,85 @@ def skipped_note(count: int) -> str:
     return f"{count} file{'s' * (count != 1)} skipped: {'not tool lists' if count != 1 else 'not a tool list'}"
 
 
+_CONSEQUENTIAL = frozenset(("reversible_write", "irreversible_write", "open_world"))
+
+
+class ToolStats:
+    """One tool's calls in a run, as a reviewer asks about them: by outcome, consequential calls whose
+    effect is unverified or unknown, refusals by gate."""
+
+    __slots__ = ("tool", "calls", "by_outcome", "effect_unverified", "effect_unknown", "refused_by_gate")
+
+    def __init__(self, tool: str) -> None:
+        self.tool = tool
+        self.calls = 0
+        self.by_outcome: dict[str, int] = {}
+        self.effect_unverified = 0
+        self.effect_unknown = 0
+        self.refused_by_gate: dict[str, int] = {}
+
+    def add(self, envelope, consequential: bool) -> None:
+        self.calls += 1
+        key = envelope.outcome._value_
+        self.by_outcome[key] = self.by_outcome.get(key, 0) + 1
+        if consequential:
+            effect = envelope.effect._value_
+            if effect == "unverified":
+                self.effect_unverified += 1
+            elif effect == "unknown":
+                self.effect_unknown += 1
+        if envelope.gate is not None:
+            gate = envelope.gate._value_
+            self.refused_by_gate[gate] = self.refused_by_gate.get(gate, 0) + 1
+
+    def as_dict(self) -> dict:
+        return {"tool": self.tool, "calls": self.calls, "by_outcome": dict(sorted(self.by_outcome.items())),
+                "consequential_effect_unverified": self.effect_unverified,
+                "consequential_effect_unknown": self.effect_unknown,
+                "refused_by_gate": dict(sorted(self.refused_by_gate.items()))}
+
+    def line(self) -> str:
+        """`tool x: 12 calls (needs_evidence 9, succeeded 3); effect unverified on 9 consequential calls`"""
+        outcomes = ", ".join(f"{k} {v}" for k, v in sorted(self.by_outcome.items()))
+        parts = [f"tool {printable(self.tool)}: {self.calls} call{'s' * (self.calls != 1)} ({outcomes})"]
+        if self.effect_unverified or self.effect_unknown:
+            parts.append(f"consequential with effect unverified {self.effect_unverified}, unknown {self.effect_unknown}")
+        if self.refused_by_gate:
+            parts.append("refused at " + ", ".join(f"{k} {v}" for k, v in sorted(self.refused_by_gate.items())))
+        return "; ".join(parts)
+
+
+def tool_key(envelope) -> str:
+    return envelope.tool if isinstance(envelope.tool, str) else str(envelope.tool)
+
+
+def consequential_of(envelope) -> bool:
+    """Whether the assessed call's tool is consequential: its effect class is, or it has none (the worst case)."""
+    tool = envelope.evidence.get("tool") if isinstance(envelope.evidence, dict) else None
+    if tool is None:
+        return False  # no such tool: nothing ran as that tool
+    effect = tool.get("effect")
+    return effect is None or effect in _CONSEQUENTIAL
+
+
 class AssessSummary:
-    """Counts as cases stream past: the `summary` of every assess format."""
+    """Counts as cases stream past: the `summary` of every assess format, and the tools' stats (per
+    run in `tools`, per file in `file_tools`, bounded by the number of tool names)."""
 
     def __init__(self) -> None:
         self.cases = 0
         self.by_outcome: dict[str, int] = {}
         self.expect_failed = 0
+        self.expected = 0  # cases that carry an expectation
+        self.evidence_only = 0  # cases assessed from a recording alone (no context)
+        self.no_effect_class = 0  # calls of a tool with no effect class from any source (judged consequential)
         self.conversations = 0  # transcripts only: conversations and their findings by severity
         self.conversation_findings = {s.label: 0 for s in sorted(Severity, reverse=True)}
+        self.tools: dict[str, ToolStats] = {}
+        self.file_tools: dict[str, ToolStats] = {}
+
+    def begin_file(self) -> None:
+        self.file_tools = {}
 
     def add(self, envelope) -> None:
         self.cases += 1
@@ -123,6 +193,20 @@ class AssessSummary:
         self.by_outcome[key] = self.by_outcome.get(key, 0) + 1
         if not envelope.expect_met:
             self.expect_failed += 1
+        if envelope.expect is not None:
+            self.expected += 1
+        if envelope.trail and envelope.trail[-1].get("result") == "not_judged":
+            self.evidence_only += 1
+        tool = envelope.evidence.get("tool") if isinstance(envelope.evidence, dict) else None
+        if tool is not None and tool.get("effect") is None:
+            self.no_effect_class += 1
+        consequential = consequential_of(envelope)
+        name = tool_key(envelope)
+        for stats in (self.tools, self.file_tools):
+            entry = stats.get(name)
+            if entry is None:
+                entry = stats[name] = ToolStats(name)
+            entry.add(envelope, consequential)
 
     def add_conversation(self, report) -> None:
         self.conversations += 1
@@ -132,6 +216,10 @@ class AssessSummary:
     def as_dict(self) -> dict:
         summary = {"cases": self.cases, "by_outcome": dict(sorted(self.by_outcome.items())),
                    "expect_failed": self.expect_failed}
+        if self.evidence_only:  # only runs with such cases gain these keys
+            summary["evidence_only"] = self.evidence_only
+        if self.no_effect_class:
+            summary["no_effect_class"] = self.no_effect_class
         if self.conversations:  # only runs that read transcripts gain these keys
             summary["conversations"] = self.conversations
             summary["conversation_findings"] = dict(self.conversation_findings)
@@ -144,16 +232,32 @@ class AssessReporter:
 
     finding_threshold: Severity = Severity.ERROR  # conversation findings at or above it fail the run
 
-    def __init__(self, stream, verbose: bool = False) -> None:
+    PROGRESS_FROM = 5000  # cases before a progress line is worth showing
+    PROGRESS_EVERY = 1000
+
+    def __init__(self, stream, verbose: bool = False, progress=None) -> None:
         self.stream = stream
         self.verbose = verbose
         self.summary = AssessSummary()
+        self.progress = progress  # a terminal's stderr, for a `assessed N cases` line on long inputs
+        self._progress_shown = False
 
     def begin_file(self, path: str) -> None:
-        pass
+        self.summary.begin_file()
 
     def case(self, envelope) -> None:
         self.summary.add(envelope)
+        n = self.summary.cases
+        if self.progress is not None and n >= self.PROGRESS_FROM and n % self.PROGRESS_EVERY == 0:
+            self.progress.write(f"\rassessed {n:,} cases ...")
+            self.progress.flush()
+            self._progress_shown = True
+
+    def clear_progress(self) -> None:
+        if self._progress_shown:
+            self.progress.write("\r" + " " * 40 + "\r")
+            self.progress.flush()
+            self._progress_shown = False
 
     def conversation(self, report) -> None:
         """A conversation's summary and findings (`ConversationReport`), after its cases."""
@@ -164,3 +268,24 @@ class AssessReporter:
 
     def finish(self, error: str | None = None) -> None:
         """`error` is the one-line fixture error that stopped the run, if any."""
+
+
+def expectation_note(summary: "AssessSummary") -> str:
+    """`; 2 unmet expectations`, `; every expectation met`, or `; no expectations` (no case had one)."""
+    if summary.expect_failed:
+        return f"; {summary.expect_failed} unmet expectation{'s' * (summary.expect_failed != 1)}"
+    return "; every expectation met" if summary.expected else "; no expectations"
+
+
+def evidence_notes(summary: "AssessSummary") -> list[str]:
+    """The lines under an assess summary that say what was judged from the evidence alone."""
+    notes = []
+    if summary.evidence_only:
+        n = summary.evidence_only
+        notes.append(f"{n} call{'s' * (n != 1)} assessed from evidence only: no --context, so target, environment and "
+                     "approval were not judged")
+    if summary.no_effect_class:
+        n = summary.no_effect_class
+        notes.append(f"{n} call{'s' * (n != 1)} of tools with no effect class (no descriptor, overlay or MCP "
+                     "annotation gives one) judged as consequential: the worst case")
+    return notes

@@ -70,4 +70,6 @@ class AssessReport(AssessReporter):
             while chunk := self._conversations.read(1 << 16):
                 self.stream.write(chunk)
             self._conversations.close()
-        self.stream.write('\n], "summary": ' + json.dumps(self.summary.as_dict()) + "}\n")
+        tools = [stats.as_dict() for stats in sorted(self.summary.tools.values(), key=lambda s: (-s.calls, s.tool))]
+        self.stream.write('\n], "tools": ' + json.dumps(tools, ensure_ascii=False) + ', "summary": '
+                          + json.dumps(self.summary.as_dict()) + "}\n")

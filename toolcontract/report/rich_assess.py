@@ -17,7 +17,7 @@ from rich.text import Text
 
 from toolcontract.assess.classify import TASK_ACCEPTANCE
 from toolcontract.model import GATE_ORDER, Outcome, Severity
-from toolcontract.report.common import AssessReporter, line_start, printable
+from toolcontract.report.common import AssessReporter, evidence_notes, expectation_note, line_start, printable
 from toolcontract.report.rich import SEVERITY_STYLE, SEVERITY_WIDTH, _severity_counts
 
 OUTCOME_STYLE = {
@@ -65,6 +65,7 @@ class AssessReport(AssessReporter):
         self.conversations: list = []
 
     def begin_file(self, path: str) -> None:
+        super().begin_file(path)
         self.path = path
         self.rows = []
         self.widths = [len(h) for h in HEADERS]
@@ -87,6 +88,8 @@ class AssessReport(AssessReporter):
     def end_file(self, path: str) -> None:
         self._flush_rows()
         self._flush_conversations()
+        for stats in sorted(self.summary.file_tools.values(), key=lambda s: (-s.calls, s.tool)):
+            self.console.print(Text("  " + stats.line(), style="dim"))
         self.console.print()
 
     # ---------------------------------------------------------------- cases
@@ -211,11 +214,10 @@ class AssessReport(AssessReporter):
             text.append(f"{outcome} {count}", style=OUTCOME_STYLE[Outcome(outcome)])
         if not s.by_outcome:
             text.append("none")
-        if s.expect_failed:
-            text.append(f"; {s.expect_failed} unmet expectation{'s' * (s.expect_failed != 1)}", style="bold magenta")
-        else:
-            text.append("; every expectation met" if s.cases else "")
+        text.append(expectation_note(s), style="bold magenta" if s.expect_failed else "")
         self.console.print(text)
+        for note in evidence_notes(s):
+            self.console.print(Text(note, style="yellow"))
         if s.conversations:
             line = Text(f"{s.conversations} conversation{'s' * (s.conversations != 1)}: ")
             line.append_text(_severity_counts({sev: s.conversation_findings[sev.label]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from toolcontract.report.common import (AssessReporter, by_file, limit_repeats, lint_summary, more_line, printable,
-                                        rule_tally, line_start, skipped_note)
+                                        rule_tally, line_start, skipped_note, evidence_notes)
 
 
 def finding_line(f) -> str:
@@ -78,11 +78,19 @@ class AssessReport(AssessReporter):
     def finish(self, error: str | None = None) -> None:
         s = self.summary
         outcomes = ", ".join(f"{k} {v}" for k, v in sorted(s.by_outcome.items())) or "none"
-        self.stream.write(f"{s.cases} case{'s' * (s.cases != 1)}: {outcomes}; {s.expect_failed} unmet expectation"
-                          f"{'s' * (s.expect_failed != 1)}\n")
+        expectations = (f"{s.expect_failed} unmet expectation{'s' * (s.expect_failed != 1)}" if s.expected
+                        else "no expectations")
+        self.stream.write(f"{s.cases} case{'s' * (s.cases != 1)}: {outcomes}; {expectations}\n")
         if s.conversations:
             self.stream.write(f"{s.conversations} conversation{'s' * (s.conversations != 1)}: "
                               f"{severity_counts(s.conversation_findings)}\n")
+        for note in evidence_notes(s):
+            self.stream.write(note + "\n")
+
+    def end_file(self, path: str) -> None:
+        """The file's tools, one line each: `path: tool x: 12 calls (...); ...`."""
+        for stats in sorted(self.summary.file_tools.values(), key=lambda s: (-s.calls, s.tool)):
+            self.stream.write(f"{line_start(printable(path))}: {stats.line()}\n")
 
 
 def severity_counts(counts: dict[str, int]) -> str:
