@@ -312,6 +312,7 @@ class ToolSpan:
         if inner.error and not self.error:
             self.error, self.error_type, self.status_message = True, inner.error_type, inner.status_message
         self.mcp = self.mcp or inner.mcp
+        self.extra = {**inner.extra, **self.extra}
 
 
 @dataclass
@@ -629,7 +630,7 @@ def conversation_of(trace: Trace, path: str, locate, locate_call=None) -> Conver
                 results.append(Result(call_id, content, None, len(messages), len(results), pointer))
             if results:
                 messages.append(Message(len(messages), "tool", results[0].pointer, ("result",) * len(results),
-                                        tuple(results)))
+                                        results=tuple(results)))
             index = len(messages)
             calls = []
             for event in item.calls:
