@@ -855,7 +855,7 @@ class ConversationReport:
     format: str
     pointer: str
     line: int
-    column: int
+    column: int | None  # None: a trace in JSON lines (the line alone)
     messages: int
     rounds: int
     calls: int
@@ -897,7 +897,10 @@ def report(conversation: Conversation, analysis: Analysis, findings: list[Conver
     by_outcome: dict[str, int] = {}
     for outcome in outcomes:
         by_outcome[outcome] = by_outcome.get(outcome, 0) + 1
-    line, column = conversation.locate(conversation.pointer)
+    # a trace in JSON lines: the line alone, as for its calls (a column would cost a position scan of the line)
+    locate = conversation.locate_call if conversation.format == OTEL_GENAI and conversation.locate_call else \
+        conversation.locate
+    line, column = locate(conversation.pointer)
     return ConversationReport(
         id=conversation.id, path=conversation.path, format=conversation.format, pointer=conversation.pointer,
         line=line, column=column, messages=len(conversation.messages), rounds=len(analysis.rounds),
