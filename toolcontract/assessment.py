@@ -19,6 +19,9 @@ class Candidate:
     id: str | None
     name: str
     arguments: Any  # an object, or the raw JSON string the model emitted
+    # False: the recording does not carry the arguments (a trace that did not capture them); `arguments` is
+    # then None. Evidence-only admission does not judge parse, shape or semantic; `admit` refuses at parse.
+    arguments_known: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +46,7 @@ class Record:
     result: Any = None
     error: dict | None = None  # {layer: transport | protocol | execution, message}
     note: str | None = None  # what the evidence says happened, when the status alone does not (a lost call)
+    result_known: bool = True  # False: the recording does not carry the return (`result` is None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -222,7 +222,9 @@ def classify(admission: Admission, record: Record | None, observation: Observati
                      [f"{layer or 'execution'} error{detail}", *_effect_reason(effect)], unverified)
 
     # ---- 5. returned
-    if tool.output_problem:
+    if not record.result_known:
+        unverified.append("the return's content (the recording does not carry it)")
+    elif tool.output_problem:
         unverified.append(f"the return's shape (output_schema cannot be used: {tool.output_problem})")
     elif tool.output_validator is not None:
         from toolcontract.schema_tools import explain_errors

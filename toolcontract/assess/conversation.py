@@ -50,8 +50,10 @@ from toolcontract.lint.engine import REGISTRY, Bad, Good, rule
 from toolcontract.model import Severity
 
 ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES = "anthropic", "openai-chat", "openai-responses"
-FORMATS = (ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES)
-LABELS = {ANTHROPIC: "Anthropic Messages", OPENAI_CHAT: "OpenAI Chat", OPENAI_RESPONSES: "OpenAI Responses"}
+OTEL_GENAI = "otel-genai"  # an OpenTelemetry trace read by toolcontract.sources.traces
+FORMATS = (ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, OTEL_GENAI)
+LABELS = {ANTHROPIC: "Anthropic Messages", OPENAI_CHAT: "OpenAI Chat", OPENAI_RESPONSES: "OpenAI Responses",
+          OTEL_GENAI: "OpenTelemetry GenAI trace"}
 
 DEFAULT_MAX_ROUNDS = 20
 RETRY_LIMIT = 3  # retries after an error before TC810
@@ -74,6 +76,10 @@ class Call:
     message: int  # index of its message (Responses: of its item)
     block: int | None  # index in the message's content / tool_calls (None: the item itself)
     pointer: str  # JSON pointer of the block in the file
+    pair: str | None = None  # what pairs it with its result when that is not the id (a trace's span)
+    key: str | None = None  # its name in the case id instead of `msg{I}/{id}` (a trace's `span-{span id}`)
+    origin: dict | None = None  # source fields a reader adds to the case (a trace's trace_id, span_id)
+    arguments_known: bool = True  # False: the recording does not carry the arguments (`arguments` is None)
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,6 +92,8 @@ class Result:
     message: int
     block: int | None
     pointer: str
+    pair: str | None = None  # as Call.pair
+    record: Any = None  # the reader's own Record of what happened (a trace span's status); None: from is_error
 
 
 @dataclass(frozen=True, eq=False)
@@ -116,6 +124,8 @@ class Conversation:
     # where a case's call is (line, column or None); JSONL gives the line alone: a column costs a scan
     # of the whole line, which findings pay for, every call would not
     locate_call: Callable[[str], tuple[int, int | None]] | None = field(default=None, repr=False)
+    # what the reader saw but could not read as calls (TC814): (pointer, message, message index)
+    unread: list[tuple[str, str, int]] = field(default_factory=list)
 
     @property
     def calls(self) -> Iterator[Call]:
@@ -163,7 +173,7 @@ def analyse(conversation: Conversation) -> Analysis:
         # results before calls within one message: a message answering and calling at once is
         # not a valid shape, and a result may never answer a call placed after it
         for result in message.results:
-            key = result.call_id
+            key = result.pair if result.pair is not None else result.call_id
             if key is None:
                 orphans.append((result, "it names no call id"))
                 continue
@@ -174,17 +184,18 @@ def analyse(conversation: Conversation) -> Analysis:
                 answered_by[key] = result
             elif key in answered_by:
                 earlier = answered_by[key]
-                orphans.append((result, f"call {key!r} was already answered at message {earlier.message}"))
+                orphans.append((result, f"call {result.call_id!r} was already answered at message {earlier.message}"))
             else:
-                orphans.append((result, f"no earlier call has id {key!r}"))
+                orphans.append((result, f"no earlier call has id {result.call_id!r}"))
         for call in message.calls:
-            if call.id is None:
-                continue
-            if call.id in first_with_id:
-                duplicates.append((call, first_with_id[call.id]))
-            else:
-                first_with_id[call.id] = call
-            open_calls.setdefault(call.id, []).append(call)
+            if call.id is not None:
+                if call.id in first_with_id:
+                    duplicates.append((call, first_with_id[call.id]))
+                else:
+                    first_with_id[call.id] = call
+            key = call.pair if call.pair is not None else call.id
+            if key is not None:
+                open_calls.setdefault(key, []).append(call)
     unanswered = [c for c in conversation.calls if c not in answers]
     return Analysis(answers, unanswered, orphans, duplicates, turns(conversation))
 
@@ -388,7 +399,7 @@ def _name(call: Call) -> str:
 
 def _result_word(conversation: Conversation) -> str:
     return {ANTHROPIC: "tool_result block", OPENAI_CHAT: "`role: tool` message",
-            OPENAI_RESPONSES: "function_call_output item"}.get(conversation.format, "result")
+            OPENAI_RESPONSES: "function_call_output item", OTEL_GENAI: "tool result"}.get(conversation.format, "result")
 
 
 def _answered(turn: Turn, analysis: Analysis) -> list[Result]:
@@ -760,7 +771,8 @@ def retry_loop(conversation: Conversation, analysis: Analysis, options: Options)
         streak = streaks.get(key)
         if streak:
             last = streak[-1]
-            if failed(analysis.answer(last)) and near_same(text(last), text(call), options.near_same):
+            if (failed(analysis.answer(last)) and call.arguments_known and last.arguments_known
+                    and near_same(text(last), text(call), options.near_same)):
                 streak.append(call)
                 if len(streak) == options.retry_limit + 1:
                     where = ", ".join(str(c.message) for c in streak)
@@ -769,6 +781,42 @@ def retry_loop(conversation: Conversation, analysis: Analysis, options: Options)
                                           "that does not converge")
                 continue
         streaks[key] = [call]
+
+
+def _trace_example(tool_name: str) -> str:
+    """An OTLP/JSON trace of one execute_tool span whose gen_ai.tool.name is `tool_name` (an AnyValue)."""
+    return ('{"resourceSpans": [{"scopeSpans": [{"spans": [\n'
+            '  {"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174",\n'
+            '   "name": "execute_tool get_weather", "startTimeUnixNano": "1700000000000000000",\n'
+            '   "attributes": [\n'
+            '     {"key": "gen_ai.operation.name", "value": {"stringValue": "execute_tool"}},\n'
+            f'     {{"key": "gen_ai.tool.name", "value": {tool_name}}},\n'
+            '     {"key": "gen_ai.tool.call.id", "value": {"stringValue": "call_01"}},\n'
+            '     {"key": "gen_ai.tool.call.arguments", "value": {"stringValue": "{\\"city\\": \\"Paris\\"}"}}]}]}]}]}\n')
+
+
+@rule(
+    id="TC814",
+    name="trace-span-invalid",
+    severity=Severity.WARNING,
+    scope=SCOPE,
+    summary="A span of a trace that may be a tool call cannot be read as one, so it is not assessed.",
+    rationale=(
+        "A trace is evidence only as far as its spans can be read. A tool-call span (`gen_ai.operation.name` "
+        "`execute_tool`, or an MCP `tools/call`) with a malformed id, time or status, an attribute of the wrong "
+        "type (a `gen_ai.tool.name` that is not a string, `gen_ai.tool.call.arguments` that is neither a JSON "
+        "string nor a map), or a span that carries tool-call attributes under an operation name that is not a "
+        "tool call, is skipped instead of being guessed at: the call it records goes unassessed, which the "
+        "report must say. Fix the instrumentation that wrote it."
+    ),
+    examples=(
+        Bad(_trace_example('{"intValue": "7"}'), line=6, note="gen_ai.tool.name is an integer"),
+        Good(_trace_example('{"stringValue": "get_weather"}')),
+    ),
+)
+def trace_span_invalid(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+    for pointer, message, index in conversation.unread:
+        yield ConversationHit(pointer, message, index)
 
 
 # --------------------------------------------------------------------- running
@@ -807,7 +855,7 @@ class ConversationReport:
     format: str
     pointer: str
     line: int
-    column: int
+    column: int | None  # None: a trace in JSON lines (the line alone)
     messages: int
     rounds: int
     calls: int
@@ -849,7 +897,10 @@ def report(conversation: Conversation, analysis: Analysis, findings: list[Conver
     by_outcome: dict[str, int] = {}
     for outcome in outcomes:
         by_outcome[outcome] = by_outcome.get(outcome, 0) + 1
-    line, column = conversation.locate(conversation.pointer)
+    # a trace in JSON lines: the line alone, as for its calls (a column would cost a position scan of the line)
+    locate = conversation.locate_call if conversation.format == OTEL_GENAI and conversation.locate_call else \
+        conversation.locate
+    line, column = locate(conversation.pointer)
     return ConversationReport(
         id=conversation.id, path=conversation.path, format=conversation.format, pointer=conversation.pointer,
         line=line, column=column, messages=len(conversation.messages), rounds=len(analysis.rounds),

@@ -165,6 +165,10 @@ def project(case: Case, admission: Admission, result: Classification, correlatio
         },
         "issues": issues,
     }
+    if not case.candidate.arguments_known:
+        evidence["candidate"]["arguments_known"] = False
+    if record is not None and not record.result_known:
+        evidence["record"]["result_known"] = False
 
     outcome, at_admission = result.outcome, admission.refusal is not None
     error = is_error(outcome, result.effect, at_admission)
@@ -188,7 +192,7 @@ def project(case: Case, admission: Admission, result: Classification, correlatio
     elif record is None:  # allowed: admitted, not executed
         content = "The call was admitted and has not run yet."
     else:
-        text = _render(record.result)
+        text = _render(record.result) if record.result_known else "(the recording does not carry the tool's return)"
         if len(text) > MODEL_VIEW_LIMIT:
             text, truncated = text[:MODEL_VIEW_LIMIT] + " …[truncated]", True
         if not text.strip():

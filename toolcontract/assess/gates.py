@@ -131,7 +131,10 @@ def _resolve(data: Any, tokens: tuple[str, ...]) -> Any:
 def prepare(candidate: Candidate, registry: Registry, context: Context, unoffered: bool = False) -> Call:
     """The candidate made ready for the gates. `unoffered`: the recording has no tool list, so the call's
     tool is taken as offered, with no schema and no effect class (the worst case)."""
-    arguments, problem = parse_arguments(candidate.arguments)
+    if candidate.arguments_known:
+        arguments, problem = parse_arguments(candidate.arguments)
+    else:  # fail-closed for `admit`: nothing to check is not a pass
+        arguments, problem = None, ARGUMENTS_UNKNOWN
     tool = registry.get(candidate.name)
     if tool is None and unoffered:
         tool = Tool(name=candidate.name, effect=None, version=None, approval=None, target={})
@@ -427,6 +430,11 @@ def admit(candidate: Candidate, registry: Registry, context: Context = Context()
 EVIDENCE_GATES = (Gate.PARSE, Gate.REGISTRY, Gate.SHAPE, Gate.SEMANTIC)
 POLICY_GATES = (Gate.TARGET, Gate.ENVIRONMENT, Gate.APPROVAL)
 _NOT_JUDGED: dict[Gate, Verdict] = {gate: Verdict(gate, True, judged=False) for gate in Gate}
+ARGUMENTS_UNKNOWN = "the arguments are unknown: the recording does not carry them"
+# the recording does not carry the arguments: nothing to parse, shape or semantic rule to check them against
+_ARGUMENTS_NOT_JUDGED = Verdict(Gate.PARSE, True, judged=False,
+                                unverified=("arguments (the recording does not carry them): parse, shape and "
+                                            "semantic not judged",))
 
 
 def admit_from_evidence(candidate: Candidate, registry: Registry, offered: bool = True) -> Admission:
@@ -435,10 +443,13 @@ def admit_from_evidence(candidate: Candidate, registry: Registry, offered: bool 
     gates `not_judged`. A refusal ends it, as in `admit`."""
     call = prepare(candidate, registry, Context(), unoffered=not offered)
     judged = EVIDENCE_GATES if offered else EVIDENCE_GATES[:1]
+    if not candidate.arguments_known:
+        judged = (Gate.REGISTRY,) if offered else ()
     trail: list[Verdict] = []
     for gate, check in GATES:
         if gate not in judged:
-            trail.append(_NOT_JUDGED[gate])
+            trail.append(_ARGUMENTS_NOT_JUDGED if gate is Gate.PARSE and not candidate.arguments_known
+                         else _NOT_JUDGED[gate])
             continue
         verdict = check(call)
         trail.append(verdict)

@@ -102,8 +102,11 @@ def run_assess(
 
                     with open_regular(path) as stream:
                         if not jsonl_holds_cases(stream, DEFAULT_LIMITS):
-                            from toolcontract.sources import transcripts
+                            from toolcontract.sources import traces, transcripts
 
+                            if traces.jsonl_holds_traces(stream, DEFAULT_LIMITS):  # OTLP/JSON lines (a Collector file)
+                                failed |= run_transcripts(traces.read_jsonl(stream, path, DEFAULT_LIMITS))
+                                continue
                             if transcripts.jsonl_holds_conversations(stream, DEFAULT_LIMITS):
                                 failed |= run_transcripts(transcripts.read_jsonl(stream, path, DEFAULT_LIMITS))
                                 continue
@@ -114,12 +117,22 @@ def run_assess(
                                 failed = True
                             reporter.case(envelope)
                 else:
-                    raw = read_fixture(path, DEFAULT_LIMITS.max_bytes)
-                    from toolcontract.sources import transcripts
+                    from toolcontract.sources import traces, transcripts
+                    from toolcontract.sources.files import open_regular
 
+                    with open_regular(path) as stream:  # an OTLP/JSON trace: JSON lines are streamed, whatever the name
+                        if traces.looks_like_traces(stream.read(256)):
+                            stream.seek(0)
+                            failed |= run_transcripts(traces.read_stream(stream, path, DEFAULT_LIMITS))
+                            continue
+                    raw = read_fixture(path, DEFAULT_LIMITS.max_bytes)
                     document = transcripts.transcript_document(raw, path, DEFAULT_LIMITS)
                     if document is not None:
                         failed |= run_transcripts(transcripts.read_document(document))
+                        continue
+                    document = traces.trace_document(raw, path, DEFAULT_LIMITS)  # `resourceSpans` not first
+                    if document is not None:
+                        failed |= run_transcripts(traces.read_document(document))
                         continue
                     fixture = read_fixture_bytes(raw, path, DEFAULT_LIMITS)
                     base = os.path.dirname(path)

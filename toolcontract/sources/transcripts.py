@@ -321,7 +321,11 @@ def find_conversations(data: Any, path: str, locate, first_number: int = 1,
 
 
 def read_document(document: Document) -> Iterator[Conversation]:
-    """The conversations of a loaded JSON or YAML document."""
+    """The conversations of a loaded JSON or YAML document (an OTLP/JSON trace's: one per trace)."""
+    if isinstance(document.data, dict) and "resourceSpans" in document.data:
+        from toolcontract.sources import traces
+
+        return traces.read_document(document)
     return find_conversations(document.data, document.path, document.locate)
 
 
@@ -556,6 +560,8 @@ def goes_on_after(conversation: Conversation, call: Call) -> bool:
 
 
 def case_id(conversation: Conversation, call: Call) -> str:
+    if call.key is not None:  # the reader's own name for it (a trace's span)
+        return f"{conversation.id}/{call.key}"
     return f"{conversation.id}/msg{call.message}/{call.id if call.id is not None else f'call{call.block or 0}'}"
 
 
@@ -563,6 +569,8 @@ def record_of(result: Result | None) -> Record | None:
     """What the transcript shows the harness saw: the result, or an execution error."""
     if result is None:
         return None
+    if result.record is not None:  # the reader knows more than a flag says (a trace span's status)
+        return result.record
     if result.is_error:
         text = result_text(result.content).strip()
         return Record("error", call_id=result.call_id, result=result.content,
@@ -615,10 +623,12 @@ class TranscriptAssessor:
         evidence_only = self.context is None
         for call in conversation.calls:
             name = call.name if isinstance(call.name, str) else ("" if call.name is None else json.dumps(call.name))
-            candidate = Candidate(call.id, name, call.arguments)
+            candidate = Candidate(call.id, name, call.arguments, call.arguments_known)
             line, column = (conversation.locate_call or conversation.locate)(call.pointer)
             source = {"path": conversation.path, "line": line, "column": column, "conversation": conversation.id,
                       "message": call.message, "pointer": call.pointer}
+            if call.origin:
+                source.update(call.origin)
             record, pending = record_of(analysis.answer(call)), False
             if record is None and evidence_only:  # no result: lost if the conversation went on, else pending
                 if goes_on_after(conversation, call):
