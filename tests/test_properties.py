@@ -285,6 +285,8 @@ def test_cli_yaml_ish(text, fmt):
     result = _invoke(text.encode("utf-8", "surrogatepass"), fmt)
     if fmt in ("text", "rich"):
         assert not UNSAFE_OUTPUT.search(result.stdout)
+    elif result.exit_code == 2:  # no tool in it at all (`tools: []`): one line on stderr, nothing on stdout
+        assert result.stdout == "" and "no tool descriptors found" in result.stderr
     else:
         json.loads(result.stdout)
 
