@@ -101,9 +101,12 @@ def test_error_content_with_an_item_that_is_no_string():
 
 
 def _plain_trail(admission: Admission) -> tuple[dict, ...]:
-    reached = [v.as_dict() for v in admission.trail]
-    done = {v.gate for v in admission.trail}
-    return tuple(reached + [{"gate": g, "result": "not_reached"} for g, _ in GATES if g not in done])
+    """Every gate in gate order: its (last) verdict where reached, else not_reached."""
+    steps = []
+    for gate, _ in GATES:
+        mine = [v for v in admission.trail if v.gate == gate]
+        steps.append(mine[-1].as_dict() if mine else {"gate": gate, "result": "not_reached"})
+    return tuple(steps)
 
 
 verdicts = st.builds(
