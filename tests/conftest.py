@@ -50,8 +50,9 @@ EXPECTED_RULES: dict[str, Severity] = {
     "TC801": Severity.ERROR, "TC802": Severity.ERROR, "TC803": Severity.ERROR, "TC804": Severity.ERROR,
     "TC805": Severity.ERROR, "TC806": Severity.ERROR, "TC807": Severity.WARNING, "TC808": Severity.ERROR,
     "TC809": Severity.WARNING, "TC810": Severity.WARNING,
-    # issue 15: a span of an OpenTelemetry trace that cannot be read as a tool call
-    "TC814": Severity.WARNING,
+    # issue 15: execution hazards in recordings (retry after an unknown effect, an error retried unchanged, a
+    # result that breaks its output schema) and a span of an OpenTelemetry trace that cannot be read as a tool call
+    "TC811": Severity.ERROR, "TC812": Severity.WARNING, "TC813": Severity.ERROR, "TC814": Severity.WARNING,
 }
 RULE_ID = re.compile(r"TC\d{3}\Z")
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO, UNSAFE_OUTPUT, assert_one_line_error
+from conftest import EXPECTED_RULES, REPO, UNSAFE_OUTPUT, assert_one_line_error
 from toolcontract.assess import Registry
 from toolcontract.assess.conversation import (
     ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, Options, analyse, canonical_arguments, check, conversation_rules,
@@ -45,7 +45,9 @@ def conversations(path: Path) -> list:
 
 
 def findings(path: Path, **options) -> list:
-    return [f for c in conversations(path) for f in check(c, Options(**options))]
+    """The conversation findings `assess` gives (its calls assessed too: TC811 and TC813 need their outcomes)."""
+    assessor = T.TranscriptAssessor(options=Options(**options))
+    return [f for c in conversations(path) for f in assessor.assess(c)[1].findings]
 
 
 def invoke(runner, *args):
@@ -172,7 +174,7 @@ def _rule_of(path: Path) -> str:
 
 def test_every_conversation_rule_has_a_bad_transcript_fixture():
     ids = {r.id for r in conversation_rules()}
-    assert ids == {f"TC8{n:02d}" for n in range(1, 11)} | {"TC814"}  # TC814: traces (fixtures/traces/bad)
+    assert ids == {f"TC8{n:02d}" for n in range(1, 15)}  # TC811 and TC814: traces (fixtures/traces/bad)
     assert ids <= {_rule_of(p) for p in [*bad_fixtures(), *(REPO / "fixtures" / "traces" / "bad").iterdir()]}
     assert all(all_rules()[i].scope == "conversation" for i in ids)
 
@@ -319,9 +321,16 @@ def test_a_loop_broken_by_a_success_or_changed_arguments_is_no_finding():
             messages.append({"role": "tool", "tool_call_id": f"c{n}", "content": result})
         return list(T.find_conversations(messages, "t.json", lambda p: (1, 1)))[0]
 
-    assert check(chat(*[("x", "Error: no")] * 4))[0].rule == "TC810"
-    assert check(chat(("x", "Error: no"), ("x", "Error: no"), ("x", "ok"), ("x", "Error: no"), ("x", "Error: no"))) == []
-    assert check(chat(("Paris", "Error: no"), ("Lyon", "Error: no"), ("Nice", "Error: no"), ("Metz", "Error: no"))) == []
+    def rules(conversation):
+        return [(f.rule, f.call_id) for f in check(conversation)]
+
+    assert rules(chat(*[("x", "Error: no")] * 4)) == [("TC810", "c3")]  # the loop, not also its first sign
+    # two short runs: no loop; each run's first unchanged repeat is TC812's early sign
+    assert rules(chat(("x", "Error: no"), ("x", "Error: no"), ("x", "ok"), ("x", "Error: no"), ("x", "Error: no"))) \
+        == [("TC812", "c1"), ("TC812", "c4")]
+    assert rules(chat(("Paris", "Error: no"), ("Lyon", "Error: no"), ("Nice", "Error: no"), ("Metz", "Error: no"))) == []
+    assert rules(chat(("x", "Error: no"), ("x", "ok"))) == [("TC812", "c1")]
+    assert rules(chat(("x", "ok"), ("x", "ok"))) == []  # a repeat of a success is not this rule's
 
 
 # ---------------------------------------------------------------------- cases
@@ -471,7 +480,9 @@ def test_cli_text_lists_every_finding_with_its_position(runner):
     assert len(hits) == len(bad_fixtures())
     assert any(re.match(r".+:\d+: conversation conv1 \(anthropic\): 4 messages, 1 round, 2 calls; needs_evidence 2; "
                         r"1 error, 0 warnings, 0 info\Z", line) for line in lines)
-    at = lines.index("15 conversations: 11 errors, 4 warnings, 0 info")
+    severities = [EXPECTED_RULES[_rule_of(p)] for p in bad_fixtures()]  # one finding in each
+    errors = severities.count(Severity.ERROR)
+    at = lines.index(f"{len(severities)} conversations: {errors} errors, {len(severities) - errors} warnings, 0 info")
     assert re.fullmatch(r"\d+ cases: .*; no expectations", lines[at - 1])
     assert lines[at + 1].endswith("assessed from evidence only: no --context, so target, environment and approval "
                                   "were not judged")

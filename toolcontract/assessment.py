@@ -47,6 +47,9 @@ class Record:
     error: dict | None = None  # {layer: transport | protocol | execution, message}
     note: str | None = None  # what the evidence says happened, when the status alone does not (a lost call)
     result_known: bool = True  # False: the recording does not carry the return (`result` is None)
+    # True: `result` is the content the model was given (a transcript's or trace's tool result), not the
+    # tool's return value, so only its structured part (MCP structuredContent, JSON text) meets output_schema
+    as_content: bool = False
 
 
 @dataclass(frozen=True, slots=True)

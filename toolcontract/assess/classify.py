@@ -7,7 +7,9 @@ call whose effect nobody observed stays unknown or unverified.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from typing import Any
 
 from toolcontract.assess.gates import GATES, Admission, as_id
 from toolcontract.assess.fastinit import frozen_init
@@ -227,16 +229,14 @@ def classify(admission: Admission, record: Record | None, observation: Observati
     elif tool.output_problem:
         unverified.append(f"the return's shape (output_schema cannot be used: {tool.output_problem})")
     elif tool.output_validator is not None:
-        from toolcontract.schema_tools import explain_errors
-
-        explained = explain_errors(tool.output_validator, record.result)  # bounded: at most 20, never quadratic
-        errors = [f"{'/' + '/'.join(map(str, path)) if path else '/'}: {message}" for path, message in explained]
-        if explained.note:
-            errors.append(explained.note)
-        if errors:
+        errors = output_mismatch(tool, record)
+        if errors is None:
+            unverified.append("the return's shape (the result holds no structured content to check against "
+                              "output_schema)")
+        elif errors:
             effect = _failure_effect(consequential, sent, readback)
             return _done(Outcome.FAILED, effect, _failed_next(effect),
-                         ["the return does not match output_schema", *errors, *_effect_reason(effect)], unverified)
+                         [OUTPUT_MISMATCH, *errors, *_effect_reason(effect)], unverified)
     if not consequential:
         return _done(Outcome.SUCCEEDED, EffectState.NONE, NextStep.NONE,
                      [f"a {tool.effect_value} tool returned: the return suffices" if tool.effect else "returned"],
@@ -250,6 +250,63 @@ def classify(admission: Admission, record: Record | None, observation: Observati
                      ["fields the read-back did not cover", *unverified])
     return _done(Outcome.BLOCKED, EffectState.CONTRADICTED, NextStep.STOP_OR_ESCALATE,
                  ["the tool returned success, but the read-back reports the effect not applied"], unverified)
+
+
+OUTPUT_MISMATCH = "the return does not match output_schema"  # the first reason of such a `failed` case
+
+
+def structured_return(record: Record) -> tuple[bool, Any]:
+    """(found, value): what of a return `output_schema` describes.
+
+    An MCP `CallToolResult` (a mapping with `structuredContent`) gives its structured content. A
+    fixture's or log's `result` is otherwise the return value itself. A recorded result that is the
+    content the model was given (`as_content`) is structured only as JSON: a mapping or array that is not
+    a list of content blocks, the JSON text of an object or array, or content blocks that are exactly one
+    such text; prose, images and other blocks are not (found False).
+    """
+    value = record.result
+    if not record.as_content:
+        return True, _structured_content(value)
+    if isinstance(value, list) and value and all(isinstance(b, dict) and isinstance(b.get("type"), str)
+                                                  for b in value):  # content blocks
+        if len(value) != 1 or value[0]["type"] != "text" or not isinstance(value[0].get("text"), str):
+            return False, None  # images, documents, several blocks: content, not a structured return
+        value = value[0]["text"]  # one text block: what a harness makes of an MCP result
+    if isinstance(value, str):
+        text = value.strip()
+        if text[:1] not in ("{", "[") or len(text) > MAX_STRUCTURED_TEXT:
+            return False, None
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
+            return False, None
+    if isinstance(value, (dict, list)):
+        return True, _structured_content(value)
+    return False, None
+
+
+MAX_STRUCTURED_TEXT = 4 * 1024 * 1024  # a longer text result is not parsed to be checked
+
+
+def _structured_content(value: Any) -> Any:
+    if isinstance(value, dict) and "structuredContent" in value:
+        return value["structuredContent"]
+    return value
+
+
+def output_mismatch(tool, record: Record) -> list[str] | None:
+    """Why a return does not match the tool's output_schema ([] when it does); None when the return
+    holds nothing structured to check. Bounded: at most 20 errors, never quadratic."""
+    found, value = structured_return(record)
+    if not found:
+        return None
+    from toolcontract.schema_tools import explain_errors
+
+    explained = explain_errors(tool.output_validator, value)
+    errors = [f"{'/' + '/'.join(map(str, path)) if path else '/'}: {message}" for path, message in explained]
+    if explained.note:
+        errors.append(explained.note)
+    return errors
 
 
 def _failure_effect(consequential: bool, sent: bool | None, readback: Observation | None) -> EffectState:

@@ -157,9 +157,26 @@ class Analysis:
     orphans: list[tuple[Result, str]]  # result, why it answers no call
     duplicates: list[tuple[Call, Call]]  # call, the earlier call with its id
     rounds: list[Turn]  # the turns that call tools, in order
+    # what assessing the calls gave (TranscriptAssessor.assess): each call's envelope, and the registry
+    # of the tools offered; empty when only the conversation's shape is checked (TC811, TC813 need them)
+    envelopes: dict[Call, Any] = field(default_factory=dict)
+    registry: Any = None
 
     def answer(self, call: Call) -> Result | None:
         return self.answers.get(call)
+
+    def round_of(self, call: Call) -> int | None:
+        """The index of the round (model turn) that made `call`."""
+        index = self.__dict__.get("_round_index")
+        if index is None:
+            index = self.__dict__["_round_index"] = {c: n for n, turn in enumerate(self.rounds) for c in turn.calls}
+        return index.get(call)
+
+    def tool(self, call: Call) -> Any:
+        """The registry's tool of a call (None: unknown, or the calls were not assessed)."""
+        if self.registry is None or not isinstance(call.name, str):
+            return None
+        return self.registry.get(call.name)
 
 
 def analyse(conversation: Conversation) -> Analysis:
@@ -758,7 +775,20 @@ def rounds_exceeded(conversation: Conversation, analysis: Analysis, options: Opt
     ),
 )
 def retry_loop(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+    for streak in retry_streaks(conversation, analysis, options):
+        if len(streak) > options.retry_limit:
+            call = streak[options.retry_limit]
+            where = ", ".join(str(c.message) for c in streak[:options.retry_limit + 1])
+            yield _call_hit(call, f"{_name(call)} is called again with the same or near-same arguments "
+                                  f"after an error, {options.retry_limit} times (messages {where}): a loop "
+                                  "that does not converge")
+
+
+def retry_streaks(conversation: Conversation, analysis: Analysis, options: Options) -> list[list[Call]]:
+    """Each run of calls of one tool where every call after the first repeats the one before with the same
+    or near-same arguments after it failed (TC810 reports those longer than the retry limit)."""
     streaks: dict[Any, list[Call]] = {}
+    found: list[list[Call]] = []
     canon: dict[Call, str] = {}
 
     def text(call: Call) -> str:
@@ -774,13 +804,258 @@ def retry_loop(conversation: Conversation, analysis: Analysis, options: Options)
             if (failed(analysis.answer(last)) and call.arguments_known and last.arguments_known
                     and near_same(text(last), text(call), options.near_same)):
                 streak.append(call)
-                if len(streak) == options.retry_limit + 1:
-                    where = ", ".join(str(c.message) for c in streak)
-                    yield _call_hit(call, f"{_name(call)} is called again with the same or near-same arguments "
-                                          f"after an error, {options.retry_limit} times (messages {where}): a loop "
-                                          "that does not converge")
                 continue
         streaks[key] = [call]
+        found.append(streaks[key])
+    return [streak for streak in found if len(streak) > 1]
+
+
+# ------------------------------------------------------- execution hazards (TC811-TC813)
+
+
+def _scalars(value: Any, depth: int = 0) -> Iterator[str]:
+    """The string and number values in arguments, as strings (ids compare as strings)."""
+    if depth > 32:
+        return
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _scalars(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _scalars(item, depth + 1)
+    elif isinstance(value, str):
+        if value.strip():
+            yield value
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        yield str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+def _parsed(call: Call) -> Any:
+    """A call's arguments as data (OpenAI's JSON text parsed); None when unknown or not JSON."""
+    if not call.arguments_known:
+        return None
+    arguments = call.arguments
+    if isinstance(arguments, str):
+        try:
+            return json.loads(arguments)
+        except (ValueError, RecursionError):
+            return None
+    return arguments
+
+
+def exact_arguments(call: Call) -> str | None:
+    """A call's arguments as canonical JSON (key order and 1.0 == 1 aside, exactly as given); None: unknown."""
+    if not call.arguments_known:
+        return None
+    arguments = _parsed(call)
+    if arguments is None and call.arguments is not None:
+        arguments = call.arguments  # not JSON: compared as the text it is
+    return json.dumps(_exact(arguments), sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _exact(value: Any, depth: int = 0) -> Any:
+    if depth > 32:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {str(k): _exact(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_exact(v, depth + 1) for v in value]
+    return value
+
+
+def _target_id(call: Call, tool: Any) -> str | None:
+    """The call's target id through its tool's `target.id` pointer (None: the tool has no target, or the
+    call names none)."""
+    if tool is None or "id" not in tool.target:
+        return None
+    from toolcontract.assess.gates import as_id
+    from toolcontract.sources.document import resolve_pointer
+
+    found, value = resolve_pointer(_parsed(call), tool.target["id"])
+    return as_id(value) if found and value is not None and not isinstance(value, (dict, list)) else None
+
+
+def _consequential(tool: Any) -> bool:
+    return tool is None or tool.consequential  # no effect class from any source: the worst case
+
+
+def _effect_unknown(analysis: Analysis, call: Call) -> bool:
+    envelope = analysis.envelopes.get(call)
+    return envelope is not None and envelope.outcome == "effect_unknown"
+
+
+def _retry_example(first_result: str | None, between: str = "") -> str:
+    """A refund lost (no result; the conversation goes on), then the same refund again."""
+    tool = ('{"name": "refund_payment", "description": "Refund a captured payment. Irreversible.",\n'
+            '   "inputSchema": {"type": "object", "properties": {"payment_id": {"type": "string"}}},\n'
+            '   "annotations": {"destructiveHint": true, "openWorldHint": false}},\n'
+            '  {"name": "get_payment", "description": "Read a payment: status and refunds.",\n'
+            '   "inputSchema": {"type": "object", "properties": {"payment_id": {"type": "string"}}},\n'
+            '   "annotations": {"readOnlyHint": true}}')
+    refund = '{"type": "tool_use", "id": "%s", "name": "refund_payment", "input": {"payment_id": "pay_81"}}'
+    messages = ['{"role": "user", "content": "Refund payment pay_81."}',
+                _assistant(refund % "toolu_01"),
+                first_result or '{"role": "user", "content": "Did it work?"}']
+    if between:
+        messages += [_assistant(between), _user(_res("toolu_02", "status: captured, no refund"))]
+    messages.append(_assistant(refund % "toolu_03"))
+    return '{"tools": [\n  ' + tool + '],\n "messages": ' + _lines(*messages).rstrip("\n") + "}\n"
+
+
+@rule(
+    id="TC811",
+    name="retry-after-unknown-effect",
+    severity=Severity.ERROR,
+    scope=SCOPE,
+    summary="A consequential call whose effect is unknown is retried on the same target without a read in between.",
+    rationale=(
+        "When a consequential call is lost, times out or fails in transport, nobody knows whether it took effect "
+        "(outcome effect_unknown). Calling it again on the same target may apply the effect twice: two refunds, "
+        "two bookings. The rule of the seeds: after an unknown effect, observe the target first, never retry "
+        "blind. The same target is the same `target.id` argument, or the same arguments when the tool has no "
+        "target; a read in between is a call of a read or pure tool whose arguments name that target (or share a "
+        "value with the call). A tool with no effect class from any source counts as consequential."
+    ),
+    examples=(
+        Bad(_retry_example(None), line=12, note="the refund got no result, and is sent again"),
+        Good(_retry_example(None, between='{"type": "tool_use", "id": "toolu_02", "name": "get_payment", '
+                                          '"input": {"payment_id": "pay_81"}}'),
+             note="the payment is read back before the retry"),
+    ),
+)
+def retry_after_unknown_effect(conversation: Conversation, analysis: Analysis,
+                               options: Options) -> Iterator[ConversationHit]:
+    if not analysis.envelopes:
+        return  # the calls were not assessed: no outcome to go by
+    calls = list(conversation.calls)
+    for position, unknown in enumerate(calls):
+        tool = analysis.tool(unknown)
+        if not _effect_unknown(analysis, unknown) or not _consequential(tool):
+            continue
+        target = _target_id(unknown, tool)
+        same = exact_arguments(unknown)
+        if target is None and same is None:
+            continue  # nothing to tell the same target by
+        values = {target} if target is not None else set(_scalars(_parsed(unknown)))
+        round_of = analysis.round_of(unknown)
+        for later in calls[position + 1:]:
+            later_round = analysis.round_of(later)
+            if round_of is not None and later_round is not None and later_round <= round_of:
+                continue  # a parallel call of the same turn is no retry: nothing was known yet
+            later_tool = analysis.tool(later)
+            if later.name == unknown.name:
+                later_target = _target_id(later, tool)
+                if target is not None and later_target is not None:
+                    retried = later_target == target
+                else:
+                    retried = same is not None and exact_arguments(later) == same
+                if retried:
+                    what = f"on target {target!r}" if target is not None else "with the same arguments"
+                    yield _call_hit(later, f"call {later.id!r} retries {_name(unknown)} {what} after call "
+                                           f"{unknown.id!r}, whose effect is unknown, with no read of the target "
+                                           "in between: the effect may now be applied twice; observe the target "
+                                           "first")
+                    break
+            if not _consequential(later_tool) and values & set(_scalars(_parsed(later))):
+                break  # the target was read: a retry after it is a decision taken on evidence
+
+
+def _error_retry_example(second_city: str) -> str:
+    return _lines(_USER, _assistant(_use("toolu_01", "Pariss")),
+                  _user(_res("toolu_01", "unknown city 'Pariss'", error=True)),
+                  _assistant(_use("toolu_02", second_city)), _user(_res("toolu_02")))
+
+
+@rule(
+    id="TC812",
+    name="error-result-retried-unchanged",
+    severity=Severity.WARNING,
+    scope=SCOPE,
+    summary="A call whose result was an error is repeated with identical arguments in the next round.",
+    rationale=(
+        "An error result is the tool telling the model what to change. Sending the very same call again in the "
+        "next turn ignores it: the same error comes back, and the loop budget is spent on nothing. It is the "
+        "first, cheapest sign of the loops TC810 finds at three near-same retries; the fix is an error result "
+        "with an actionable hint, and a harness that does not resend a failed call unchanged. Arguments are "
+        "identical when equal as JSON (key order and 1.0 == 1 aside). A call whose effect is unknown is TC811's."
+    ),
+    examples=(
+        Bad(_error_retry_example("Pariss"), line=5, note="the same misspelt city again"),
+        Good(_error_retry_example("Paris")),
+    ),
+)
+def error_result_retried_unchanged(conversation: Conversation, analysis: Analysis,
+                                   options: Options) -> Iterator[ConversationHit]:
+    # one finding per run of failing retries; a run long enough for TC810 is that rule's (a loop, not a sign)
+    quiet: set[Call] = set()
+    for streak in retry_streaks(conversation, analysis, options):
+        quiet.update(streak if len(streak) > options.retry_limit else streak[2:])
+    for number, turn in enumerate(analysis.rounds):
+        for call in turn.calls:
+            if call in quiet or _effect_unknown(analysis, call) or not failed(analysis.answer(call)):
+                continue
+            arguments = exact_arguments(call)
+            if arguments is None:
+                continue
+            following = analysis.rounds[number + 1].calls if number + 1 < len(analysis.rounds) else ()
+            for later in following:
+                if later.name == call.name and exact_arguments(later) == arguments and later not in quiet:
+                    yield _call_hit(later, f"call {later.id!r} repeats {_name(call)} with the identical arguments "
+                                           f"of call {call.id!r}, whose result was an error: change the call as "
+                                           "the error says, or stop")
+                    break
+
+
+def _structured_example(count: Any) -> str:
+    tool = ('{"name": "count_orders", "description": "Count the open orders of a customer.",\n'
+            '   "inputSchema": {"type": "object", "properties": {"customer": {"type": "string"}}},\n'
+            '   "outputSchema": {"type": "object", "properties": {"open": {"type": "integer"}}, "required": ["open"]},\n'
+            '   "annotations": {"readOnlyHint": true}}')
+    result = json.dumps(json.dumps({"open": count}))[1:-1]
+    return ('{"tools": [\n  ' + tool + '],\n "messages": ' + _lines(
+        '{"role": "user", "content": "How many open orders has ACME?"}',
+        '{"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_01", "name": "count_orders", '
+        '"input": {"customer": "ACME"}}]}',
+        '{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01", '
+        f'"content": "{result}"}}]}}').rstrip("\n") + "}\n")
+
+
+@rule(
+    id="TC813",
+    name="result-output-schema",
+    severity=Severity.ERROR,
+    scope=SCOPE,
+    summary="A structured tool result does not match the tool's output schema.",
+    rationale=(
+        "A tool that declares an output schema promises the shape of what it returns; MCP requires a server's "
+        "structuredContent to conform to its tool's outputSchema. A result that breaks the promise reaches "
+        "the model and the code that parses it as something it was told could not happen. The structured part "
+        "is MCP `structuredContent`, or the result when it is JSON (a mapping, or the JSON text of an object or "
+        "array); a prose result is not checked. The call's case is `failed` (DESIGN §2)."
+    ),
+    examples=(
+        Bad(_structured_example("three"), line=9, note="`open` is a string, the schema says integer"),
+        Good(_structured_example(3)),
+    ),
+)
+def result_output_schema(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+    if not analysis.envelopes:
+        return
+    from toolcontract.assess.classify import OUTPUT_MISMATCH
+
+    for call, envelope in analysis.envelopes.items():
+        result = analysis.answer(call)
+        if result is None or envelope.outcome != "failed" or envelope.reasons[:1] != (OUTPUT_MISMATCH,):
+            continue
+        errors = [r for r in envelope.reasons[1:] if r.startswith("/")][:3]
+        more = sum(1 for r in envelope.reasons[1:] if r.startswith("/")) - len(errors)
+        detail = "; ".join(errors) + (f"; and {more} more" if more > 0 else "")
+        hit = _result_hit(result, f"the result of call {call.id!r} ({_name(call)}) does not match the tool's output "
+                                  f"schema: {detail}")
+        yield ConversationHit(hit.pointer, hit.message, hit.message_index, hit.block, hit.call_id,
+                              call.name if isinstance(call.name, str) else None)
 
 
 def _trace_example(tool_name: str) -> str:

@@ -240,11 +240,23 @@ class _InterruptGuard:
         raise KeyboardInterrupt
 
     def _guarded(self, method):
+        import signal
+
+        # SIGINT is held back while the reporter writes: a Python-level handler that runs while a write to a
+        # pipe is blocked makes CPython's buffered writer drop part of the data (a case cut in the middle of
+        # a JSON string), even when the handler returns. Held back, it arrives when the write is done.
+        mask = getattr(signal, "pthread_sigmask", None)
+        held = {signal.SIGINT}
+
         def call(item) -> None:
             self.busy = True
+            if mask is not None:
+                mask(signal.SIG_BLOCK, held)
             try:
                 method(item)
             finally:
+                if mask is not None:
+                    mask(signal.SIG_UNBLOCK, held)
                 self.busy = False
             if self.pending:
                 self.pending = False

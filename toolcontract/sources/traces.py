@@ -280,7 +280,8 @@ class ToolSpan:
     def record(self) -> tuple[Record, Any]:
         """The Record of what the span shows happened, and the result content the conversation rules read."""
         if not self.error:
-            return Record("returned", call_id=self.call_id, result=self.result, result_known=self.result_known), \
+            return Record("returned", call_id=self.call_id, result=self.result, result_known=self.result_known,
+                          as_content=True), \
                 self.result
         if self.error_type == "timeout":
             text = self.status_message or "timeout"

@@ -159,6 +159,8 @@ def tool_descriptor(entry: Any) -> tuple[str | None, dict | None]:
         descriptor["input_schema"] = schema
     elif schema is None and key == "parameters":
         descriptor["input_schema"] = NO_ARGUMENTS  # OpenAI: no `parameters`, no arguments
+    if key == "inputSchema" and isinstance(function.get("outputSchema"), dict):
+        descriptor["output_schema"] = function["outputSchema"]  # what its structuredContent must match (TC813)
     if key == "inputSchema":  # an MCP tool: its annotations give the effect class (lint's one derivation)
         derived = effect_from_annotations(function.get("annotations"))
         if derived is not None:
@@ -574,8 +576,8 @@ def record_of(result: Result | None) -> Record | None:
     if result.is_error:
         text = result_text(result.content).strip()
         return Record("error", call_id=result.call_id, result=result.content,
-                      error={"layer": "execution", "message": text or "(an empty error result)"})
-    return Record("returned", call_id=result.call_id, result=result.content)
+                      error={"layer": "execution", "message": text or "(an empty error result)"}, as_content=True)
+    return Record("returned", call_id=result.call_id, result=result.content, as_content=True)
 
 
 class TranscriptAssessor:
@@ -646,6 +648,8 @@ class TranscriptAssessor:
         analysis = analyse(conversation)
         registry = self.registry_for(conversation)
         envelopes = [assess(case, registry) for case in self.cases(conversation, analysis, registry)]
+        analysis.envelopes = dict(zip(conversation.calls, envelopes))  # one case per call, in call order
+        analysis.registry = registry
         findings = check(conversation, self.options, self.select, analysis)
         return envelopes, report(conversation, analysis, findings, (e.outcome.value for e in envelopes))
 
@@ -674,7 +678,8 @@ def check_text(text: str, path: str = "transcript.json", options: Options = Opti
     from toolcontract.sources.document import load_text
 
     document = load_text(text, path)
+    assessor = TranscriptAssessor(options=options, select=select)  # the calls assessed, as `assess` does
     findings = []
     for conversation in read_document(document):
-        findings.extend(check(conversation, options, select))
+        findings.extend(assessor.assess(conversation)[1].findings)
     return sorted(findings)
