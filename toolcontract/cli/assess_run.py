@@ -87,7 +87,8 @@ def run_assess(
             registries[key] = registry
         return registries[key]
 
-    reporter = assess_reporter(output_format or default_format(), sys.stdout, verbose)
+    out = _HeldBackWriter(sys.stdout)
+    reporter = assess_reporter(output_format or default_format(), out, verbose)
     if sys.stderr.isatty():  # a progress line for long inputs, never into a pipe or a file
         reporter.progress = sys.stderr
     guard = _InterruptGuard(reporter)
@@ -156,7 +157,7 @@ def run_assess(
         guard.release()
         reporter.clear_progress()
         reporter.finish(error)
-        sys.stdout.flush()
+        out.flush()
         sys.stderr.write(error + "\n")
         return 130
     except FixtureError as exc:
@@ -169,11 +170,12 @@ def run_assess(
         from toolcontract.model import InternalError
 
         reporter.finish("internal error")
+        out.flush()
         raise InternalError(locals().get("path"), exc) from exc
     guard.release()
     reporter.clear_progress()
     reporter.finish(error)
-    sys.stdout.flush()
+    out.flush()
     if error is not None:
         raise UsageFailure(error)
     return EXIT_FINDINGS if failed else EXIT_OK
@@ -215,6 +217,65 @@ def read_fixture(path: str, max_bytes: int) -> bytes:
         return handle.read(max_bytes + 1)
 
 
+class _HeldBackWriter:
+    """The reporters' stdout: their text is gathered and written on in chunks of about `CHUNK` characters
+    (at once on a terminal), with SIGINT held back during each write.
+
+    A Python-level signal handler that runs while a write to a full pipe is blocked makes CPython's
+    buffered writer drop part of the data (a case cut in the middle of a JSON string), even when the
+    handler returns; held back, the signal arrives when the write is done. Gathering first makes that one
+    pair of mask calls per chunk, not per case. Everything else is the wrapped stream's."""
+
+    CHUNK = 1 << 16
+
+    def __init__(self, stream) -> None:
+        import signal
+
+        self._stream = stream
+        self._parts: list[str] = []
+        self._size = 0
+        self._chunk = 0 if _isatty(stream) else self.CHUNK
+        self._mask = getattr(signal, "pthread_sigmask", None)  # not on Windows: written as it comes
+        self._held = {signal.SIGINT}
+
+    def write(self, text: str) -> int:
+        self._parts.append(text)
+        self._size += len(text)
+        if self._size >= self._chunk:
+            self._drain(False)
+        return len(text)
+
+    def flush(self) -> None:
+        self._drain(True)
+
+    def _drain(self, flush: bool) -> None:
+        import signal
+
+        text = "".join(self._parts)
+        self._parts.clear()
+        self._size = 0
+        if self._mask is not None:
+            self._mask(signal.SIG_BLOCK, self._held)
+        try:
+            if text:
+                self._stream.write(text)
+            if flush:
+                self._stream.flush()
+        finally:
+            if self._mask is not None:
+                self._mask(signal.SIG_UNBLOCK, self._held)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 class _InterruptGuard:
     """Ctrl-C during a run: the reporter's `case` and `conversation` calls finish (a case is written and
     counted whole, or not at all), then KeyboardInterrupt stops the run, which reports what it has.
@@ -240,23 +301,11 @@ class _InterruptGuard:
         raise KeyboardInterrupt
 
     def _guarded(self, method):
-        import signal
-
-        # SIGINT is held back while the reporter writes: a Python-level handler that runs while a write to a
-        # pipe is blocked makes CPython's buffered writer drop part of the data (a case cut in the middle of
-        # a JSON string), even when the handler returns. Held back, it arrives when the write is done.
-        mask = getattr(signal, "pthread_sigmask", None)
-        held = {signal.SIGINT}
-
         def call(item) -> None:
             self.busy = True
-            if mask is not None:
-                mask(signal.SIG_BLOCK, held)
             try:
                 method(item)
             finally:
-                if mask is not None:
-                    mask(signal.SIG_UNBLOCK, held)
                 self.busy = False
             if self.pending:
                 self.pending = False

@@ -172,7 +172,8 @@ class AssessSummary:
     """Counts as cases stream past: the `summary` of every assess format, and the tools' stats (per
     run in `tools`, per file in `file_tools`, bounded by the number of tool names)."""
 
-    def __init__(self) -> None:
+    def __init__(self, per_file: bool = True) -> None:
+        self.per_file = per_file  # whether to keep `file_tools` (the formats that print a file's tools)
         self.cases = 0
         self.by_outcome: dict[str, int] = {}
         self.expect_failed = 0
@@ -200,12 +201,16 @@ class AssessSummary:
         tool = envelope.evidence.get("tool") if isinstance(envelope.evidence, dict) else None
         if tool is not None and tool.get("effect") is None:
             self.no_effect_class += 1
-        consequential = consequential_of(envelope)
-        name = tool_key(envelope)
-        for stats in (self.tools, self.file_tools):
-            entry = stats.get(name)
+        consequential = tool is not None and (tool.get("effect") is None or tool.get("effect") in _CONSEQUENTIAL)
+        name = envelope.tool if isinstance(envelope.tool, str) else str(envelope.tool)  # tool_key
+        entry = self.tools.get(name)
+        if entry is None:
+            entry = self.tools[name] = ToolStats(name)
+        entry.add(envelope, consequential)
+        if self.per_file:
+            entry = self.file_tools.get(name)
             if entry is None:
-                entry = stats[name] = ToolStats(name)
+                entry = self.file_tools[name] = ToolStats(name)
             entry.add(envelope, consequential)
 
     def add_conversation(self, report) -> None:
@@ -233,12 +238,13 @@ class AssessReporter:
     finding_threshold: Severity = Severity.ERROR  # conversation findings at or above it fail the run
 
     PROGRESS_FROM = 5000  # cases before a progress line is worth showing
+    PER_FILE_TOOLS = False  # True: the format prints each file's tools (summary.file_tools)
     PROGRESS_EVERY = 1000
 
     def __init__(self, stream, verbose: bool = False, progress=None) -> None:
         self.stream = stream
         self.verbose = verbose
-        self.summary = AssessSummary()
+        self.summary = AssessSummary(self.PER_FILE_TOOLS)
         self.progress = progress  # a terminal's stderr, for a `assessed N cases` line on long inputs
         self._progress_shown = False
 

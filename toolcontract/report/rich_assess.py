@@ -53,6 +53,8 @@ def _outcome(envelope) -> str:
 
 
 class AssessReport(AssessReporter):
+    PER_FILE_TOOLS = True
+
     def __init__(self, stream: TextIO, verbose: bool = False) -> None:
         super().__init__(stream, verbose)
         self.console = Console(file=stream, highlight=False, soft_wrap=True, markup=False, emoji=False)

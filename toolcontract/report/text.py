@@ -46,6 +46,8 @@ def render_lint(result, stream: TextIO) -> None:
 class AssessReport(AssessReporter):
     """One line per case: `path:line: outcome case tool=… gate=… effect=… next=…`, want/got on a miss."""
 
+    PER_FILE_TOOLS = True
+
     def case(self, envelope) -> None:
         super().case(envelope)
         source = envelope.source or {}
