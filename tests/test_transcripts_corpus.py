@@ -165,7 +165,11 @@ def test_tau_bench_call_ids_reused_for_different_calls():
 
 def test_tau_bench_loop_and_rounds():
     findings = run(TAU)[2]
-    assert by_rule(findings) == {"TC803": 17, "TC809": 1, "TC810": 1}
+    assert by_rule(findings) == {"TC803": 17, "TC809": 1, "TC810": 1, "TC812": 1}
+    # the first, cheapest sign: the same flight change resent unchanged after "flight HAT030 not available"
+    (unchanged,) = [f for f in findings if f.rule == "TC812"]
+    assert unchanged.pointer == "/trajectories/13/traj/28/tool_calls/0" and unchanged.tool == "update_reservation_flights"
+    assert unchanged.call_id == "call_dhYivf6VRUVJfU9DItC2EQ95" and "call_z1nwOn0cffR3IvZ3L5iSYmAW" in unchanged.message
     (loop,) = [f for f in findings if f.rule == "TC810"]
     assert loop.pointer == "/trajectories/3/traj/52/tool_calls/0" and loop.tool == "update_reservation_flights"
     assert "messages 40, 44, 50, 52" in loop.message
