@@ -40,6 +40,7 @@ Loops (runbook R3):
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import json
 import re
@@ -131,6 +132,21 @@ class Conversation:
     def calls(self) -> Iterator[Call]:
         for message in self.messages:
             yield from message.calls
+
+    def last_index(self) -> int:
+        """The index of the last message (-1: none)."""
+        return max((m.index for m in self.messages), default=-1)
+
+    def last_going_on(self) -> int:
+        """The index of the last message that carries the conversation on (-1: none): any message, but in
+        Responses not an item that only calls (another call of the same turn)."""
+        found = self.__dict__.get("_last_going_on")
+        if found is None:
+            found = max((m.index for m in self.messages
+                         if not (self.format == OPENAI_RESPONSES and m.kinds and set(m.kinds) == {"call"})),
+                        default=-1)
+            self.__dict__["_last_going_on"] = found
+        return found
 
     @property
     def results(self) -> Iterator[Result]:
@@ -492,10 +508,11 @@ def _retry_example(errors: int) -> str:
     ),
 )
 def call_unanswered(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+    last = conversation.last_index()
     for call in analysis.unanswered:
         if call.id is None:
             yield _call_hit(call, f"the call of {_name(call)} has no id, so no result can answer it")
-        elif not any(m.index > call.message for m in conversation.messages):
+        elif call.message >= last:
             yield _call_hit(call, f"call {call.id!r} ({_name(call)}) is never answered: the conversation ends "
                                   f"after it, with no {_result_word(conversation)} for it")
         else:
@@ -930,36 +947,50 @@ def retry_after_unknown_effect(conversation: Conversation, analysis: Analysis,
     if not analysis.envelopes:
         return  # the calls were not assessed: no outcome to go by
     calls = list(conversation.calls)
+    # indexes, so that many unknown effects cost n log n, not n squared: calls by (tool, target id) and by
+    # (tool, arguments), reads by each value their arguments name
+    tools = [analysis.tool(call) for call in calls]
+    keys: list[tuple | None] = []
+    by_key: dict[tuple, list[int]] = {}
+    reads: dict[str, list[int]] = {}
+    for position, (call, tool) in enumerate(zip(calls, tools)):
+        target = _target_id(call, tool)
+        arguments = exact_arguments(call)
+        key = (call.name, "target", target) if target is not None else \
+            (call.name, "arguments", arguments) if arguments is not None and isinstance(call.name, str) else None
+        keys.append(key)
+        if key is not None:
+            by_key.setdefault(key, []).append(position)
+        if not _consequential(tool):
+            for value in set(_scalars(_parsed(call))):
+                reads.setdefault(value, []).append(position)
     for position, unknown in enumerate(calls):
-        tool = analysis.tool(unknown)
-        if not _effect_unknown(analysis, unknown) or not _consequential(tool):
-            continue
-        target = _target_id(unknown, tool)
-        same = exact_arguments(unknown)
-        if target is None and same is None:
-            continue  # nothing to tell the same target by
-        values = {target} if target is not None else set(_scalars(_parsed(unknown)))
+        key = keys[position]
+        if key is None or not _effect_unknown(analysis, unknown) or not _consequential(tools[position]):
+            continue  # (same target: the same target id when the tool has one, else the same arguments)
         round_of = analysis.round_of(unknown)
-        for later in calls[position + 1:]:
-            later_round = analysis.round_of(later)
-            if round_of is not None and later_round is not None and later_round <= round_of:
-                continue  # a parallel call of the same turn is no retry: nothing was known yet
-            later_tool = analysis.tool(later)
-            if later.name == unknown.name:
-                later_target = _target_id(later, tool)
-                if target is not None and later_target is not None:
-                    retried = later_target == target
-                else:
-                    retried = same is not None and exact_arguments(later) == same
-                if retried:
-                    what = f"on target {target!r}" if target is not None else "with the same arguments"
-                    yield _call_hit(later, f"call {later.id!r} retries {_name(unknown)} {what} after call "
-                                           f"{unknown.id!r}, whose effect is unknown, with no read of the target "
-                                           "in between: the effect may now be applied twice; observe the target "
-                                           "first")
-                    break
-            if not _consequential(later_tool) and values & set(_scalars(_parsed(later))):
-                break  # the target was read: a retry after it is a decision taken on evidence
+        retry = None
+        for later in by_key[key][bisect.bisect_right(by_key[key], position):]:
+            later_round = analysis.round_of(calls[later])
+            if round_of is None or later_round is None or later_round > round_of:
+                retry = later  # (a parallel call of the same turn is no retry: nothing was known yet)
+                break
+        if retry is None:
+            continue
+        values = {key[2]} if key[1] == "target" else set(_scalars(_parsed(unknown)))
+        if any(_between(reads.get(value, ()), position, retry) for value in values):
+            continue  # the target was read: the retry is a decision taken on evidence
+        what = f"on target {key[2]!r}" if key[1] == "target" else "with the same arguments"
+        again = calls[retry]
+        yield _call_hit(again, f"call {again.id!r} retries {_name(unknown)} {what} after call {unknown.id!r}, "
+                               "whose effect is unknown, with no read of the target in between: the effect may "
+                               "now be applied twice; observe the target first")
+
+
+def _between(positions: list[int], after: int, before: int) -> bool:
+    """Whether a sorted list of positions holds one strictly between `after` and `before`."""
+    index = bisect.bisect_right(positions, after)
+    return index < len(positions) and positions[index] < before
 
 
 def _error_retry_example(second_city: str) -> str:

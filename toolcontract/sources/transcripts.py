@@ -552,13 +552,7 @@ def load_context(path: str, limits: Limits = DEFAULT_LIMITS) -> TranscriptContex
 def goes_on_after(conversation: Conversation, call: Call) -> bool:
     """Whether the conversation goes on after the turn that made `call`: a later message (Responses: a
     later item that is not another call of the same turn), so a result would have been recorded."""
-    for message in conversation.messages:
-        if message.index <= call.message:
-            continue
-        if conversation.format == OPENAI_RESPONSES and message.kinds and set(message.kinds) == {"call"}:
-            continue
-        return True
-    return False
+    return call.message < conversation.last_going_on()
 
 
 def case_id(conversation: Conversation, call: Call) -> str:
