@@ -41,6 +41,19 @@ def test_assess_is_callable_even_after_the_subpackage_is_imported():
     assert envelope.outcome is Outcome.REJECTED and envelope.gate.value == "registry"
 
 
+def test_the_assess_subpackage_stays_reachable_under_the_function_of_its_name():
+    import types
+
+    import toolcontract.assess.classify  # noqa: F401
+    from toolcontract.assess import Registry as registry_class, gates
+    from toolcontract.assess.envelope import assess as assess_case
+
+    assert isinstance(toolcontract.assess, types.FunctionType)
+    assert gates.admit is toolcontract.admit
+    envelope = toolcontract.assess(toolcontract.Case("c", toolcontract.Candidate("1", "nope", {})), registry_class())
+    assert envelope == assess_case(toolcontract.Case("c", toolcontract.Candidate("1", "nope", {})), registry_class())
+
+
 def test_importing_toolcontract_loads_no_heavy_modules():
     import subprocess
     import sys
