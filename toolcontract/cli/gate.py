@@ -414,7 +414,7 @@ def lock_command(
         raise UsageFailure(f"{first.path}:{first.line}:{first.column}: {first.message}")
     pairs = [(tool, _lock_source(tool.document.path, lock_dir)) for tool in loaded.tools]
     for label, document in live:
-        read = read_tools(document, "mcp" if "mcp" in FORMATS else None)
+        read = read_tools(document, "mcp")
         pairs.extend((tool, label) for tool in read.tools)
     entries, repeats = entries_for(pairs)
     if not entries:
