@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from toolcontract.records import Record
 from toolcontract.report import ASSESS_FORMATS, LINT_FORMATS
 
 FAIL_ON = ("error", "warning", "info")  # lint's severities (toolcontract.model.Severity)
@@ -34,8 +34,7 @@ def mcp_timeout(value: Optional[float]) -> Optional[float]:
     return value
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(Record):
     """One parameter of a command, named by its keyword in the command's run function.
 
     kind: "paths" (the positional arguments), "flag" (a boolean switch), "text", "choice"
@@ -43,24 +42,25 @@ class Option:
     `multiple`: repeatable, the values in a list (None when absent). `check` raises ValueError
     for a value the type accepts but the command does not. `fast`: the fast parser reads it."""
 
-    keyword: str
-    flags: tuple[str, ...]
-    kind: str
-    help: str
-    default: Any = None
-    multiple: bool = False
-    choices: tuple[str, ...] = ()
-    metavar: Optional[str] = None
-    minimum: Optional[int] = None
-    check: Optional[Callable[[Any], Any]] = None
-    fast: bool = False
-    required: bool = False
+    __slots__ = ("keyword", "flags", "kind", "help", "default", "multiple", "choices", "metavar", "minimum", "check",
+                 "fast", "required")
+
+    def __init__(self, keyword: str, flags: tuple[str, ...], kind: str, help: str, default: Any = None,
+                 multiple: bool = False, choices: tuple[str, ...] = (), metavar: Optional[str] = None,
+                 minimum: Optional[int] = None, check: Optional[Callable[[Any], Any]] = None, fast: bool = False,
+                 required: bool = False):
+        self.keyword, self.flags, self.kind, self.help, self.default = keyword, flags, kind, help, default
+        self.multiple, self.choices, self.metavar, self.minimum = multiple, choices, metavar, minimum
+        self.check, self.fast, self.required = check, fast, required
 
 
-@dataclass(frozen=True)
-class Command:
-    name: str
-    options: tuple[Option, ...]
+class Command(Record):
+    """A command's name and its parameters, in the order its help lists them."""
+
+    __slots__ = ("name", "options")
+
+    def __init__(self, name: str, options: tuple[Option, ...]):
+        self.name, self.options = name, options
 
     def __getitem__(self, keyword: str) -> Option:
         return next(option for option in self.options if option.keyword == keyword)
@@ -137,7 +137,8 @@ def plain_arguments(command: Command, argv: list[str]) -> Optional[dict]:
         if not token.startswith("-") or token == "-":
             paths.append(token)
             continue
-        name, equals, value = token.partition("=")
+        # `--name=value`; a short flag takes no `=` (click reads `-j=2` as `-j` with the value "=2")
+        name, equals, value = token.partition("=") if token.startswith("--") else (token, "", "")
         option = by_flag.get(name)
         if option is None:
             return None
