@@ -13,9 +13,7 @@ import typer
 
 try:  # typer >= 0.20 vendors click as typer._click; older releases use click itself
     from typer._click import exceptions as click_errors
-    from typer._click import echo
 except ImportError:  # pragma: no cover - depends on the installed typer
-    from click import echo
     from click import exceptions as click_errors
 from typer.core import TyperGroup
 
@@ -112,6 +110,12 @@ def typer_check(check: Callable):
 mcp_timeout_seconds = typer_check(options.mcp_timeout)
 
 
+def typer_option(option: options.Option):
+    """The `typer.Option` of a declared option (the default of a command function's parameter)."""
+    return typer.Option(option.default, *option.flags, help=option.help, metavar=option.metavar, min=option.minimum,
+                        callback=typer_check(option.check) if option.check is not None else None)
+
+
 def _typer_parameter(option: options.Option, enums: dict) -> inspect.Parameter:
     """One parameter of a command function, declared for Typer as the table declares it."""
     if option.kind == "paths":
@@ -123,9 +127,7 @@ def _typer_parameter(option: options.Option, enums: dict) -> inspect.Parameter:
                       "choice": enums.get(option.choices)}[option.kind]
         if option.default is None:
             annotation = Optional[annotation]
-        default = typer.Option(option.default, *option.flags, help=option.help, metavar=option.metavar,
-                               min=option.minimum,
-                               callback=typer_check(option.check) if option.check is not None else None)
+        default = typer_option(option)
     return inspect.Parameter(option.keyword, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default,
                              annotation=annotation)
 

@@ -66,6 +66,11 @@ class Command(Record):
         return next(option for option in self.options if option.keyword == keyword)
 
 
+# the configuration options of every command that reads one (lint, diff, lock: cli.resolve_config)
+CONFIG = Option("config", ("--config",), "text", "Use this configuration file (pyproject.toml or .toolcontract.yaml) "
+                "instead of searching for one.", metavar="PATH")
+NO_CONFIG = Option("no_config", ("--no-config",), "flag", "Ignore configuration files.", default=False)
+
 LINT = Command("lint", (
     Option("paths", (), "paths", "Descriptor files or folders (folders: *.yaml, *.yml, *.json that .gitignore does not "
            "ignore; files that are no tool list are skipped). '-' reads stdin.", multiple=True, fast=True),
@@ -91,9 +96,8 @@ LINT = Command("lint", (
            "lock`): changed under the same version, added, removed.", default=False),
     Option("lock_file", ("--lock-file",), "text", "The lockfile for --locked (default: toolcontract.lock here); "
            "implies --locked.", metavar="PATH"),
-    Option("config", ("--config",), "text", "Use this configuration file (pyproject.toml or .toolcontract.yaml) "
-           "instead of searching for one.", metavar="PATH"),
-    Option("no_config", ("--no-config",), "flag", "Ignore configuration files.", default=False),
+    CONFIG,
+    NO_CONFIG,
     Option("output", ("--output", "-o"), "text", "Write --format (default json) to FILE; the terminal gets the "
            "default format.", metavar="FILE"),
     Option("jobs", ("--jobs", "-j"), "count", "Processes to lint in: 0 (default) uses every core when there are "
