@@ -497,18 +497,24 @@ def entry() -> None:
 
     Imports and a lint run allocate objects that live to the end of the process; at the default
     threshold (700) the collector runs a few dozen times before linting starts and frees nothing.
-    Raised here, in the command's entry, and not in the library (a caller's interpreter is its own).
+    Raised here, in the command's entry, and not in the library (a caller's interpreter is its own);
+    `TOOLCONTRACT_GC=default` leaves the collector as the interpreter sets it.
     A reader that stops early (`| head`) leaves no traceback and no "Exception ignored" at exit.
     """
     import gc
 
-    if os.environ.get("TOOLCONTRACT_GC", "") != "default":  # the switch: keep the default threshold
+    tuned = os.environ.get("TOOLCONTRACT_GC", "") != "default"  # the switch: the interpreter's defaults
+    if tuned:
         gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     try:
         main()
         code: object = 0
     except SystemExit as exc:
         code = exc.code
+    if tuned:
+        # the run's objects are freed with the process: the collection at exit need not walk them
+        # all first (about 15 ms of CPU, a sixth of a one-file lint)
+        gc.freeze()
     for stream in dict.fromkeys((sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)):  # None after a broken pipe
         _flush_quietly(stream)
     sys.exit(code)
