@@ -143,3 +143,11 @@ def test_a_bad_flag_is_exit_2_and_one_line(argv, message, monkeypatch):
     code, parsed, err = _main(options.COMMANDS[argv[0]], argv[1:], monkeypatch)
     assert code == 2 and parsed is None
     assert err.startswith(message) and err.count("\n") == 1, err
+
+
+def test_the_fast_path_can_be_switched_off(monkeypatch):
+    argv = ["a.yaml", "--format", "text"]
+    assert options.plain_arguments(options.LINT, argv) is not None
+    monkeypatch.setenv("TOOLCONTRACT_FAST_CLI", "0")
+    assert options.plain_arguments(options.LINT, argv) is None
+    assert options.plain_arguments(options.ASSESS, argv) is None

@@ -17,6 +17,7 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "admit": "toolcontract.assess.gates",
     "Admission": "toolcontract.assess.gates",
+    "assess": "toolcontract.assess.envelope",
     "Envelope": "toolcontract.assess.envelope",
     "classify": "toolcontract.assess.classify",
     "Registry": "toolcontract.registries",
@@ -39,22 +40,7 @@ _EXPORTS = {
     "case_from_dict": "toolcontract.sources.fixtures",
 }
 
-__all__ = ["__version__", "assess", *_EXPORTS]
-
-# The name `assess` is the function below, not the subpackage of that name: the subpackage is
-# imported here first (it is light: its names load on first use), because the import system binds
-# a subpackage as its parent's attribute when it first loads it, and would otherwise replace the
-# function. Its modules stay reachable with `from toolcontract.assess import gates` and
-# `from toolcontract.assess.gates import admit` (not `import toolcontract.assess.gates as gates`).
-__import__("toolcontract.assess")
-
-
-def assess(case, registry):
-    """The envelope of one case: its admission through the gates, and what its evidence proves
-    (toolcontract.assess.envelope.assess)."""
-    from toolcontract.assess.envelope import assess as assess_case
-
-    return assess_case(case, registry)
+__all__ = ["__version__", *_EXPORTS]
 
 
 def __getattr__(name: str):

@@ -5,33 +5,28 @@ A pure core a harness can call at run time, before it executes a model's call:
     registry = Registry.from_descriptors([descriptor_dict, ...])
     admission = admit(Candidate(id, name, arguments), registry, Context(...))
     envelope = assess(Case(id, candidate, context, record, observation), registry)
-
-The names below load their modules on first use (PEP 562), so that `import toolcontract`,
-which imports this package, stays cheap for `lint`.
-
-`toolcontract.assess` is the function `assess(case, registry)` (see toolcontract/__init__.py);
-reach this package's modules with `from toolcontract.assess import gates` or
-`from toolcontract.assess.gates import admit`.
 """
 
-_EXPORTS = {
-    "GATES": "toolcontract.assess.gates",
-    "Admission": "toolcontract.assess.gates",
-    "Verdict": "toolcontract.assess.gates",
-    "admit": "toolcontract.assess.gates",
-    "Classification": "toolcontract.assess.classify",
-    "classify": "toolcontract.assess.classify",
-    "Envelope": "toolcontract.assess.envelope",
-    "assess": "toolcontract.assess.envelope",
-    "Registry": "toolcontract.assess.registry",
-    "Tool": "toolcontract.assess.registry",
-    "compile_tool": "toolcontract.assess.registry",
-}
+import sys
+import types
 
-__all__ = list(_EXPORTS)
+from toolcontract.assess.classify import Classification, classify
+from toolcontract.assess.envelope import Envelope, assess
+from toolcontract.assess.gates import GATES, Admission, Verdict, admit
+from toolcontract.assess.registry import Registry, Tool, compile_tool
+
+__all__ = [
+    "GATES", "Admission", "Classification", "Envelope", "Registry", "Tool", "Verdict",
+    "admit", "assess", "classify", "compile_tool",
+]
 
 
-def __getattr__(name: str):
-    if name in _EXPORTS:
-        return getattr(__import__(_EXPORTS[name], fromlist=[name]), name)
-    raise AttributeError(f"module 'toolcontract.assess' has no attribute {name!r}")
+class _CallablePackage(types.ModuleType):
+    """`from toolcontract import assess` names this package (Python binds a package's
+    submodules as its attributes), so the package itself answers `assess(case, registry)`."""
+
+    def __call__(self, case, registry):
+        return assess(case, registry)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

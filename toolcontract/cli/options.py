@@ -133,6 +133,8 @@ def plain_arguments(command: Command, argv: list[str]) -> Optional[dict]:
     here; else None, and Typer parses argv. Options not given get their declared defaults."""
     if os.name == "nt" or "_TOOLCONTRACT_COMPLETE" in os.environ:
         return None  # click expands wildcards on Windows and serves shell completion: let it
+    if os.environ.get("TOOLCONTRACT_FAST_CLI", "") == "0":
+        return None  # the switch: every command line through Typer
     by_flag = {flag: option for option in command.options if option.fast for flag in option.flags}
     parsed = {option.keyword: option.default for option in command.options}
     paths: list[str] = []
