@@ -150,28 +150,35 @@ def main() -> None:
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--keep", help="folder to write the generated logs to (default: a temp folder)")
+    parser.add_argument("--baseline", metavar="PYTHON",
+                        help="also time this Python's toolcontract (e.g. an install of main), alternating runs")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    exe = [sys.executable, "-m", "toolcontract"]
+    builds = [("", [sys.executable, "-m", "toolcontract"])]
+    if args.baseline:
+        builds = [("baseline ", [args.baseline, "-m", "toolcontract"]), ("this     ", builds[0][1])]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(args.keep or tmp)
         print(f"shape gate: {shape_gate_cost():.2f} µs per call (compiled jsonschema-rs validator)")
         for n in [0, *sizes]:  # N=0: an empty log, the start-up cost every run pays
             log, tools = generate(folder, n)
-            times, peaks, cpus = [], [], []
+            measured = {label: ([], [], []) for label, _ in builds}
             for _ in range(args.runs):
-                seconds, peak, cpu = run_once([*exe, "assess", str(log), "--tools", str(tools), "--format", "json"],
-                                              folder / "out.json")
-                times.append(seconds)
-                peaks.append(peak)
-                cpus.append(cpu)
-            median, cpu = statistics.median(times), statistics.median(cpus)
+                for label, exe in builds:  # alternating: a load spike hits both builds
+                    seconds, peak, cpu = run_once([*exe, "assess", str(log), "--tools", str(tools), "--format", "json"],
+                                                  folder / "out.json")
+                    for values, value in zip(measured[label], (seconds, peak, cpu)):
+                        values.append(value)
+            for label, (times, peaks, cpus) in measured.items():
+                median, cpu = statistics.median(times), statistics.median(cpus)
+                if n == 0:
+                    print(f"{label}start-up (empty log): median {median:.2f} s wall, {cpu:.2f} s CPU over {args.runs} runs")
+                    continue
+                print(f"{label}N={n:>7}: median {median:.2f} s over {args.runs} runs -> {n / median:,.0f} cases/s; "
+                      f"peak RSS {max(peaks) / 1024:.1f} MiB; log {log.stat().st_size / 1e6:.1f} MB; "
+                      f"CPU {cpu:.2f} s -> {n / cpu:,.0f} cases/s of CPU")
             if n == 0:
-                print(f"start-up (empty log): median {median:.2f} s wall, {cpu:.2f} s CPU over {args.runs} runs")
                 continue
-            print(f"N={n:>7}: median {median:.2f} s over {args.runs} runs -> {n / median:,.0f} cases/s; "
-                  f"peak RSS {max(peaks) / 1024:.1f} MiB; log {log.stat().st_size / 1e6:.1f} MB; "
-                  f"CPU {cpu:.2f} s -> {n / cpu:,.0f} cases/s of CPU")
             json.loads((folder / "out.json").read_text())  # the streamed output is one valid JSON document
 
 

@@ -1,7 +1,6 @@
 """The shortcuts of assess's hot path (issue 3, Speed) give exactly what the plain code gives:
-JSON decoding and encoding, the nesting check, the refusal bodies, the trail, the quicker
-constructors of the frozen dataclasses; and a run over fixture logs leaves the transcript
-readers (and the lint rules they bring) unimported."""
+JSON decoding and encoding, the nesting check, the refusal bodies, the trail; and a run over fixture logs leaves the
+transcript readers (and the lint rules they bring) unimported."""
 
 from __future__ import annotations
 
@@ -19,7 +18,6 @@ from conftest import REPO
 from toolcontract import jsoncodec
 from toolcontract.assess import Registry, admit, assess
 from toolcontract.assess.envelope import Envelope, _error_content, _trail
-from toolcontract.assess.fastinit import builder, frozen_init
 from toolcontract.assess.gates import GATES, MAX_ARGUMENT_DEPTH, Admission, Verdict, _PASSED, parse_arguments, prepare
 from toolcontract.model import Candidate, Case, Context, Gate, Observation, Outcome, Record
 from toolcontract.sources.document import _json_depth
@@ -129,40 +127,6 @@ def test_trail_steps_are_fresh_objects():
                      for i in range(2))
     assert first.trail == second.trail
     assert all(a is not b for a, b in zip(first.trail, second.trail))
-
-
-# ------------------------------------------------------- frozen dataclasses
-
-
-def test_frozen_init_keeps_signature_defaults_and_frozenness():
-    @frozen_init
-    @dataclasses.dataclass(frozen=True)
-    class Sample:
-        a: int
-        b: str = "b"
-        c: list = dataclasses.field(default_factory=list)
-
-    one, two = Sample(1), Sample(1)
-    assert one == two and one.b == "b" and one.c == [] and one.c is not two.c
-    assert Sample(a=2, c=[1]) == Sample(2, "b", [1])
-    assert hash(Sample(1, "x", None)) == hash(Sample(1, "x", None))  # type: ignore[arg-type]
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        one.a = 3  # type: ignore[misc]
-    with pytest.raises(TypeError):
-        Sample()  # type: ignore[call-arg]
-    assert dataclasses.replace(one, a=5) == Sample(5)
-
-
-@pytest.mark.parametrize("cls", [Candidate, Context, Record, Observation, Case])
-def test_builders_make_what_the_constructors_make(cls):
-    build = builder(cls)
-    values = {f.name: f"value-{f.name}" for f in dataclasses.fields(cls)}
-    assert build(**values) == cls(**values)
-    required = {f.name: values[f.name] for f in dataclasses.fields(cls)
-                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
-    assert build(**required) == cls(**required)
-    with pytest.raises(TypeError):
-        build(*values.values())  # keyword only: a reordered model cannot be filled wrongly
 
 
 @given(st.fixed_dictionaries(

@@ -1,6 +1,5 @@
-"""The console script leaves without tearing the interpreter down (`toolcontract.cli.entry`):
-its output must still be complete, its exit codes those of `main()`, and a reader that stops
-early must not cause a traceback."""
+"""The console script (`toolcontract.cli.entry`): its output is complete, its exit codes those
+of `main()`, and a reader that stops early causes no traceback."""
 
 from __future__ import annotations
 
@@ -33,7 +32,7 @@ def _script(argv: list[str], **kwargs) -> subprocess.CompletedProcess:
     ["lint", BAD, "--format", "json"],  # findings: exit 1, a large block-buffered output
     ["lint", GOOD, "--format", "text"],  # clean: exit 0
     ["lint", "/no/such/path", "--format", "text"],  # exit 2, one line on stderr
-    ["lint", BAD, "--format", "text", "--jobs", "2"],  # children that leave with os._exit too
+    ["lint", BAD, "--format", "text", "--jobs", "2"],  # children of the process pool
     ["assess", str(GOOD_DIR.parents[1] / "invocations"), "--format", "json"],
 ], ids=["findings", "clean", "missing-path", "jobs", "assess"])
 def test_the_script_prints_and_exits_as_main_does(argv, capsys, monkeypatch):

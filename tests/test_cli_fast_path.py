@@ -80,6 +80,7 @@ OTHERS = [
     ["lint", GOOD, "--jobs", "two"],
     ["lint", GOOD, "-j", "-1"],
     ["lint", GOOD, "--jobs="],
+    ["lint", GOOD, "-j=0"],  # click reads `-j=0` as -j "=0": a bad value, as Typer says
 ]
 
 

@@ -411,3 +411,29 @@ def test_any_tool_hashes_deterministically(data):
     document = load_text("{}", "x.json")
     first, second = ToolView(dict(data), document, ""), ToolView(dict(reversed(list(data.items()))), document, "")
     assert tool_hash(first) == tool_hash(second) and len(tool_hash(first)) == 64
+
+
+def _locked_tools(project: Path) -> set[str]:
+    return set(json.loads((project / "toolcontract.lock").read_text())["tools"])
+
+
+def test_lock_resolves_the_configuration_as_lint_does(project):
+    (project / "ci").mkdir()
+    (project / "ci" / "narrow.toolcontract.yaml").write_text("exclude: ['tools/orders.yaml']\n")
+    (project / ".toolcontract.yaml").write_text("exclude: ['tools/weather.yaml']\n")
+    assert run("lock").exit_code == 0  # the one found here
+    assert _locked_tools(project) == {"orders_count", "orders_search"}
+    # --config names another (its patterns relative to its folder, as lint reads them)
+    (project / "ci" / "narrow.toolcontract.yaml").write_text("exclude: ['../tools/orders.yaml']\n")
+    assert run("lock", "--config", "ci/narrow.toolcontract.yaml").exit_code == 0
+    assert _locked_tools(project) == {"weather_current"}
+    assert run("lock", "--no-config").exit_code == 0
+    assert _locked_tools(project) == {"orders_count", "orders_search", "weather_current"}
+
+
+@pytest.mark.parametrize("command", [["lock"], ["diff", "--git-base", "HEAD"]])
+def test_a_missing_config_file_is_exit_2_for_lock_and_diff(project, command, capsys):
+    result = run(*command, "--config", "nope.toml")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "nope.toml:1:1: no such configuration file"
+    assert_one_line_error(result.stderr)

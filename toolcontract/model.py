@@ -46,8 +46,10 @@ class Effect(enum.StrEnum):
     @classmethod
     def of(cls, value: object) -> Effect | None:
         """The effect class named by `value`, or None when it names none."""
-        # the enum's own table: calling the class costs a raised ValueError on a miss
-        return cls._value2member_map_.get(value) if isinstance(value, str) else None  # type: ignore[return-value]
+        return _EFFECTS.get(value) if isinstance(value, str) else None
+
+
+_EFFECTS = {effect.value: effect for effect in Effect}  # a lookup, not a raised ValueError per miss
 
 
 class Finding(_Record):

@@ -11,7 +11,7 @@ unlike a frozen dataclass, that is not enforced: enforcing it would make every
 construction several times slower.
 
 The assessment records (toolcontract.assessment) stay dataclasses: `assess` needs their
-frozenness and its fast constructors are built from them.
+frozenness.
 """
 
 from __future__ import annotations

@@ -12,13 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolcontract.assess.gates import GATES, Admission, as_id
-from toolcontract.assess.fastinit import frozen_init
 from toolcontract.model import EffectState, Gate, NextStep, Observation, Outcome, Record
 
 TASK_ACCEPTANCE = "task acceptance"
 
 
-@frozen_init
 @dataclass(frozen=True)
 class Classification:
     outcome: Outcome

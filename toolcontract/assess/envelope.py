@@ -16,7 +16,6 @@ from typing import Any
 from toolcontract.assess.classify import Classification, classify
 from toolcontract.assess.gates import _PASSED, GATES, Admission, admit, admit_from_evidence, as_id
 from toolcontract.assess.registry import Registry
-from toolcontract.assess.fastinit import frozen_init
 from toolcontract.model import Case, EffectState, Gate, NextStep, Outcome
 
 MODEL_VIEW_LIMIT = 4000  # characters of a return shown to the model
@@ -35,7 +34,6 @@ _ERROR_OUTCOMES = {Outcome.REJECTED, Outcome.REQUIRES_APPROVAL, Outcome.BLOCKED,
                    Outcome.CANCELLED, Outcome.EFFECT_UNKNOWN}
 
 
-@frozen_init
 @dataclass(frozen=True)
 class Envelope:
     case_id: str

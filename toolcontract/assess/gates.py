@@ -14,12 +14,10 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 
 from toolcontract.assess.registry import Registry, Tool
-from toolcontract.assess.fastinit import frozen_init
 from toolcontract.model import Candidate, Context, Gate, Outcome
 from toolcontract.sources.document import _json_depth, join_pointer, resolve_pointer
 
 
-@frozen_init
 @dataclass(frozen=True)
 class Call:
     """A candidate made ready for the gates: arguments parsed, tool looked up (exactly),
@@ -42,7 +40,6 @@ class Call:
         return self.targets.get(key)
 
 
-@frozen_init
 @dataclass(frozen=True)
 class Verdict:
     gate: Gate
@@ -391,7 +388,6 @@ def find_covering_approval(call: Call) -> tuple[bool, str]:
 # ------------------------------------------------------------------- admission
 
 
-@frozen_init
 @dataclass(frozen=True)
 class Admission:
     call: Call

@@ -6,7 +6,8 @@ nothing), always one line on stderr.
 
 This module is what the `toolcontract` command imports first, and it does not
 import Typer: a plain `lint` call (the one pre-commit makes on every commit) is
-parsed here and runs without Typer's start-up cost (Typer imports pydantic and
+parsed by `toolcontract.cli.options` (from the same table the Typer commands are built
+from) and runs without Typer's start-up cost (Typer imports pydantic and
 builds a validator per parameter, which costs more than linting a file). Every
 other command line, and anything unusual in a `lint` one, goes to the Typer app
 in `toolcontract.cli.commands`, which shares `run_lint` and the error handling below.
@@ -25,8 +26,6 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
 DESCRIPTOR_SUFFIXES = (".yaml", ".yml", ".json")
 FIXTURE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages"})
-FORMATS = ("rich", "text", "json", "sarif", "github", "junit")
-FAIL_ON = ("error", "warning", "info")
 
 
 class UsageFailure(Exception):
@@ -264,7 +263,7 @@ class _signals_as_interrupts:
         if isinstance(value, _Interrupted):
             sys.stderr.write("toolcontract: interrupted; nothing was written\n")
             sys.stderr.flush()
-            os._exit(128 + value.number)
+            raise SystemExit(128 + value.number) from None  # the code a shell gives a process the signal ended
         return False
 
 
@@ -378,7 +377,7 @@ def run_lint(
                         walked=walked)
     if live:  # a server's tool list is read as MCP, whatever --input-format says of the files
         live_result = lint_files([(tools.label, tools.json_text.encode("utf-8")) for tools in live], selection,
-                                 DEFAULT_LIMITS, input_format="mcp" if "mcp" in FORMATS else None)
+                                 DEFAULT_LIMITS, input_format="mcp")
         result = merge_results(result, live_result) if files else live_result
     if locked or lock_file is not None:  # TC71x: tools changed, added or removed since the lockfile
         from toolcontract.cli.gate import check_lock
@@ -459,96 +458,18 @@ def merge_results(first, second):
                    tool_views=first.tool_views + second.tool_views, skipped=first.skipped + second.skipped)
 
 
-# `lint` options the fast path parses: option -> (keyword, allowed values or None for any)
-_LINT_OPTIONS = {
-    "--select": ("select", None),
-    "--ignore": ("ignore", None),
-    "--target": ("target", None),
-    "--input-format": ("input_format", None),
-    "--fail-on": ("fail_on", frozenset(FAIL_ON)),
-    "--format": ("output_format", frozenset(FORMATS)),
-    "--jobs": ("jobs", "count"),
-    "-j": ("jobs", "count"),
-}
-
-
 def _plain_lint_arguments(argv: list[str]) -> Optional[dict]:
-    """`lint` arguments when argv is plain: `lint`, paths, and known options each with a
-    valid value. Anything else (help, a bad or unknown flag, `--`, another command)
-    is None, and Typer parses it.
+    """run_lint's arguments when argv is a plain `lint` call (see toolcontract.cli.options), else None."""
+    from toolcontract.cli.options import LINT, plain_arguments
 
-    Typer builds a pydantic validator for every parameter it parses, and importing
-    pydantic costs more than linting a file; a plain `lint` call does not need it.
-    """
-    if not argv or argv[0] != "lint" or os.name == "nt" or "_TOOLCONTRACT_COMPLETE" in os.environ:
-        return None  # click expands wildcards on Windows and serves shell completion: let it
-    parsed: dict = {"paths": [], "select": None, "ignore": None, "fail_on": None,
-                    "output_format": None, "exit_zero": False, "target": None, "input_format": None, "jobs": 0}
-    tokens = iter(argv[1:])
-    for token in tokens:
-        if token == "--exit-zero":
-            parsed["exit_zero"] = True
-        elif token.startswith("-") and token != "-":
-            name, equals, value = token.partition("=")
-            if name not in _LINT_OPTIONS:
-                return None
-            if not equals:
-                value = next(tokens, None)
-                if value is None or (value.startswith("-") and value != "-"):
-                    return None
-            keyword, allowed = _LINT_OPTIONS[name]
-            if allowed == "count":
-                if not value.isdigit() or not value.isascii():
-                    return None
-                parsed[keyword] = int(value)
-                continue
-            if not value or (allowed is not None and value not in allowed):
-                return None
-            if keyword == "input_format":
-                parsed[keyword] = value
-            elif allowed is None:
-                parsed[keyword] = [*(parsed[keyword] or ()), value]
-            else:
-                parsed[keyword] = value
-        else:
-            parsed["paths"].append(token)
-    return parsed if parsed["paths"] else None
-
-
-# `assess` options the fast path parses: option -> (keyword, allowed values or None for any, repeatable)
-_ASSESS_OPTIONS = {
-    "--tools": ("tools", None),
-    "--fail-on": ("fail_on", None),
-    "--format": ("output_format", frozenset(("rich", "text", "json", "junit"))),
-}
+    return plain_arguments(LINT, argv[1:]) if argv and argv[0] == "lint" else None
 
 
 def _plain_assess_arguments(argv: list[str]) -> Optional[dict]:
-    """`assess` arguments when argv is plain: `assess`, paths, `--tools`/`--fail-on` (repeatable),
-    `--format` with a valid value, `-v`/`--verbose`. Anything else (help, `--context`,
-    `--max-rounds`, a bad or unknown flag, `--`, another command) is None, and Typer parses it."""
-    if not argv or argv[0] != "assess" or os.name == "nt" or "_TOOLCONTRACT_COMPLETE" in os.environ:
-        return None
-    parsed: dict = {"paths": [], "tools": None, "output_format": None, "fail_on": None, "verbose": False}
-    tokens = iter(argv[1:])
-    for token in tokens:
-        if token in ("-v", "--verbose"):
-            parsed["verbose"] = True
-        elif token.startswith("-") and token != "-":
-            name, equals, value = token.partition("=")
-            if name not in _ASSESS_OPTIONS:
-                return None
-            if not equals:
-                value = next(tokens, None)
-                if value is None or (value.startswith("-") and value != "-"):
-                    return None
-            keyword, allowed = _ASSESS_OPTIONS[name]
-            if not value or (allowed is not None and value not in allowed):
-                return None
-            parsed[keyword] = value if allowed is not None else [*(parsed[keyword] or ()), value]
-        else:
-            parsed["paths"].append(token)
-    return parsed if parsed["paths"] else None
+    """run_assess's arguments when argv is a plain `assess` call (see toolcontract.cli.options), else None."""
+    from toolcontract.cli.options import ASSESS, plain_arguments
+
+    return plain_arguments(ASSESS, argv[1:]) if argv and argv[0] == "assess" else None
 
 
 def main() -> None:
@@ -571,41 +492,51 @@ def main() -> None:
 
 
 def entry() -> None:
-    """The console script (and `python -m toolcontract`): `main()`, then leave at once.
+    """The console script (and `python -m toolcontract`): `main()` with the collector's first
+    threshold raised, the output streams flushed, and the exit code of `main()`.
 
-    Tearing the interpreter down frees every object of the run one by one — about 40 ms
-    after linting 1,000 files, a tenth of the whole run — and nothing of ours needs it: the
-    output streams are flushed here, and no other thread is left running but daemons, which
-    a normal exit abandons too (when one is, the normal exit runs instead). An error that escapes `main()` still prints its traceback
-    the usual way.
+    Imports and a lint run allocate objects that live to the end of the process; at the default
+    threshold (700) the collector runs a few dozen times before linting starts and frees nothing.
+    Raised here, in the command's entry, and not in the library (a caller's interpreter is its own);
+    `TOOLCONTRACT_GC=default` leaves the collector as the interpreter sets it.
+    A reader that stops early (`| head`) leaves no traceback and no "Exception ignored" at exit.
     """
-    # Imports and a lint run allocate objects that live to the end of the process; at the
-    # default threshold (700) the collector runs a few dozen times before linting starts and
-    # frees nothing (see lint.engine._GC_THRESHOLD, which lint_files applies for library callers)
     import gc
 
-    gc.set_threshold(100_000, *gc.get_threshold()[1:])
+    tuned = os.environ.get("TOOLCONTRACT_GC", "") != "default"  # the switch: the interpreter's defaults
+    if tuned:
+        gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     try:
         main()
         code: object = 0
     except SystemExit as exc:
         code = exc.code
-    threading = sys.modules.get("threading")
-    if threading is not None and any(not thread.daemon for thread in threading.enumerate()
-                                     if thread is not threading.main_thread()):
-        sys.exit(code)  # a daemon thread (e.g. the mcp SDK still importing after --mcp-timeout) dies either way
-    if code is None:
-        code = 0
-    elif not isinstance(code, int):  # as sys.exit("message") does
-        sys.stderr.write(f"{code}\n")
-        code = 1
-    for stream in (sys.stdout, sys.stderr):
+    if tuned:
+        # the run's objects are freed with the process: the collection at exit need not walk them
+        # all first (about 15 ms of CPU, a sixth of a one-file lint)
+        gc.freeze()
+    for stream in dict.fromkeys((sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)):  # None after a broken pipe
+        _flush_quietly(stream)
+    sys.exit(code)
+
+
+GC_THRESHOLD = 100_000
+
+
+def _flush_quietly(stream) -> None:
+    """Flush `stream`; when its reader has gone (a closed pipe) or it is closed, point its file
+    descriptor at the null device, so that the interpreter's own flush at exit has nothing to say."""
+    if stream is None:
+        return
+    try:
+        stream.flush()
+    except (OSError, ValueError):
         try:
-            if stream is not None:
-                stream.flush()
-        except (OSError, ValueError):  # a closed pipe (`| head`), a closed stream
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, stream.fileno())
+            os.close(null)
+        except (OSError, ValueError):
             pass
-    os._exit(code)
 
 
 def __getattr__(name: str):

@@ -3,22 +3,23 @@ discovery and error handling with the light entry point in `toolcontract.cli`.""
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 from enum import Enum
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 import typer
 
 try:  # typer >= 0.20 vendors click as typer._click; older releases use click itself
     from typer._click import exceptions as click_errors
-    from typer._click import echo
 except ImportError:  # pragma: no cover - depends on the installed typer
-    from click import echo
     from click import exceptions as click_errors
 from typer.core import TyperGroup
 
 from toolcontract import __version__
+from toolcontract.cli import options
+from toolcontract.report import RULES_FORMATS
 from toolcontract.cli import (
     _echo_err,
     write_whole,
@@ -84,79 +85,84 @@ def _root(
     """Lint LLM tool-calling contracts and assess recorded tool calls."""
 
 
-class Format(str, Enum):
-    rich = "rich"
-    text = "text"
-    json = "json"
+def choice_enum(name: str, values) -> type[Enum]:
+    """The Enum Typer offers as a choice of `values` (in their order)."""
+    return Enum(name, {value.replace("-", "_"): value for value in values}, type=str)
 
 
-class LintFormat(str, Enum):
-    rich = "rich"
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    github = "github"
-    junit = "junit"
+Format = choice_enum("Format", RULES_FORMATS)
+LintFormat = choice_enum("LintFormat", options.LINT["output_format"].choices)
+AssessFormat = choice_enum("AssessFormat", options.ASSESS["output_format"].choices)
+FailOn = choice_enum("FailOn", options.FAIL_ON)
 
 
-class AssessFormat(str, Enum):
-    rich = "rich"
-    text = "text"
-    json = "json"
-    junit = "junit"
+def typer_check(check: Callable):
+    """A Typer callback of an option's check: its ValueError is Typer's bad parameter (exit 2)."""
+    def callback(value):
+        try:
+            return check(value)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+
+    return callback
 
 
-class FailOn(str, Enum):
-    error = "error"
-    warning = "warning"
-    info = "info"
+mcp_timeout_seconds = typer_check(options.mcp_timeout)
 
 
+def typer_option(option: options.Option):
+    """The `typer.Option` of a declared option (the default of a command function's parameter)."""
+    return typer.Option(option.default, *option.flags, help=option.help, metavar=option.metavar, min=option.minimum,
+                        callback=typer_check(option.check) if option.check is not None else None)
 
 
+def _typer_parameter(option: options.Option, enums: dict) -> inspect.Parameter:
+    """One parameter of a command function, declared for Typer as the table declares it."""
+    if option.kind == "paths":
+        annotation = List[str] if option.required else Optional[List[str]]
+        default = typer.Argument(... if option.required else None, help=option.help)
+    else:
+        annotation = {"flag": bool, "count": int, "seconds": float,
+                      "text": List[str] if option.multiple else str,
+                      "choice": enums.get(option.choices)}[option.kind]
+        if option.default is None:
+            annotation = Optional[annotation]
+        default = typer_option(option)
+    return inspect.Parameter(option.keyword, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default,
+                             annotation=annotation)
 
 
+def table_command(command: options.Command, run: Callable[[], Callable[..., int]], doc: str) -> Callable:
+    """Register `command` with Typer, its parameters built from the table; the function Typer
+    calls passes them, choices as their values, to `run()` (looked up at call time)."""
+    enums = {tuple(item.value for item in enum): enum for enum in (LintFormat, AssessFormat, FailOn, Format)}
+    parameters = [_typer_parameter(option, enums) for option in command.options]
 
-def mcp_timeout_seconds(value: Optional[float]) -> Optional[float]:
-    """`--mcp-timeout`: a finite number of seconds, at least 0.1 (`inf` and `nan` parse as floats)."""
-    import math
+    def function(**values) -> None:
+        raise typer.Exit(run()(**{name: value.value if isinstance(value, Enum) else value
+                                  for name, value in values.items()}))
 
-    if value is not None and not (math.isfinite(value) and value >= 0.1):
-        raise typer.BadParameter(f"must be a finite number of seconds, at least 0.1, not {value:g}")
-    return value
+    function.__name__ = function.__qualname__ = command.name
+    function.__doc__ = doc
+    function.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    function.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
+    return app.command(command.name)(function)
 
 
-@app.command()
-def lint(
-    paths: Optional[List[str]] = typer.Argument(None, help="Descriptor files or folders (folders: *.yaml, *.yml, *.json that .gitignore does not ignore; files that are no tool list are skipped). '-' reads stdin."),
-    select: Optional[List[str]] = typer.Option(None, "--select", help="Rule ids or prefixes to run (e.g. TC4,TC101). Default: all."),
-    ignore: Optional[List[str]] = typer.Option(None, "--ignore", help="Rule ids or prefixes to skip."),
-    fail_on: Optional[FailOn] = typer.Option(None, "--fail-on", help="Exit 1 when a finding has at least this severity (default: the config's fail-on, else error)."),
-    output_format: Optional[LintFormat] = typer.Option(None, "--format", help="rich (default on a terminal), text, json, sarif, github, junit."),
-    exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings reach --fail-on."),
-    target: Optional[List[str]] = typer.Option(None, "--target", help="Surfaces to check portability for: openai, openai-strict, anthropic, anthropic-strict, gemini, mcp (comma-separated or repeated)."),
-    input_format: Optional[str] = typer.Option(None, "--input-format", help="Read every file in this format instead of detecting it."),
-    mcp_stdio: Optional[List[str]] = typer.Option(None, "--mcp-stdio", metavar="COMMAND", help="Start this MCP server over stdio (a command line, quoted), list its tools and lint them; never calls a tool. Repeatable; paths are then optional."),
-    mcp_timeout: float = typer.Option(20.0, "--mcp-timeout", metavar="SECONDS", callback=mcp_timeout_seconds, help="Time a --mcp-stdio server has to start, initialize and list all its tools."),
-    locked: bool = typer.Option(False, "--locked", help="Also check the tools against toolcontract.lock (see `toolcontract lock`): changed under the same version, added, removed."),
-    lock_file: Optional[str] = typer.Option(None, "--lock-file", metavar="PATH", help="The lockfile for --locked (default: toolcontract.lock here); implies --locked."),
-    config: Optional[str] = typer.Option(None, "--config", metavar="PATH", help="Use this configuration file (pyproject.toml or .toolcontract.yaml) instead of searching for one."),
-    no_config: bool = typer.Option(False, "--no-config", help="Ignore configuration files."),
-    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write --format (default json) to FILE; the terminal gets the default format."),
-    jobs: int = typer.Option(0, "--jobs", "-j", min=0, metavar="N", help="Processes to lint in: 0 (default) uses every core when there are enough files, 1 lints in one process."),
-) -> None:
-    """Lint tool descriptors: report what makes a contract unclear, unportable or unsafe."""
-    code = run_lint(paths, select, ignore, fail_on.value if fail_on else None,
-                    output_format.value if output_format else None, exit_zero,
-                    target, input_format, mcp_stdio, mcp_timeout, locked, lock_file, config, no_config, output,
-                    jobs)
-    raise typer.Exit(code)
+def _run_assess():
+    from toolcontract.cli.assess_run import run_assess
+
+    return run_assess
+
+
+lint = table_command(options.LINT, lambda: run_lint,
+                     "Lint tool descriptors: report what makes a contract unclear, unportable or unsafe.")
 
 
 @app.command()
 def rules(
     rule_id: Optional[str] = typer.Argument(None, metavar="[RULE]", help="A rule id (TC403) or name (additional-properties-open)."),
-    output_format: Optional[Format] = typer.Option(None, "--format", help="rich (default on a terminal), text, json."),
+    output_format: Optional[Format] = typer.Option(None, "--format", help=options.formats_help(RULES_FORMATS)),
 ) -> None:
     """List every rule, or show one rule's summary, rationale and examples."""
     from toolcontract.lint.engine import all_rules
@@ -173,22 +179,8 @@ def rules(
     render_rule(chosen, sys.stdout, fmt)
 
 
-@app.command()
-def assess(
-    paths: List[str] = typer.Argument(..., help="Fixture files or folders (.yaml, .yml, .json, .jsonl), or transcripts (Anthropic Messages, OpenAI Chat or Responses; JSON, YAML or JSONL of requests)."),
-    tools: Optional[List[str]] = typer.Option(None, "--tools", help="Descriptor files or folders to add to every fixture's registry (JSONL logs get theirs this way). For transcripts they win over the transcript's own tools of the same name."),
-    output_format: Optional[AssessFormat] = typer.Option(None, "--format", help="rich (default on a terminal), text, json, junit."),
-    fail_on: Optional[List[str]] = typer.Option(None, "--fail-on", help="Outcomes that make the run exit 1 (e.g. effect_unknown,blocked); a severity (error, warning, info) sets which transcript findings do (default: error)."),
-    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show reasons and evidence for every case."),
-    context_file: Optional[str] = typer.Option(None, "--context", metavar="FILE", help="Transcripts: a YAML/JSON file of context fields (now, environment, approvals, target, targets, untrusted_input, sensitive_data) for every call."),
-    max_rounds: int = typer.Option(20, "--max-rounds", min=1, help="Transcripts: more tool rounds than this in one conversation is TC809."),
-) -> None:
-    """Replay recorded tool calls through the admission gates and classify what the evidence proves."""
-    from toolcontract.cli.assess_run import run_assess
-
-    code = run_assess(paths, tools, output_format.value if output_format else None, fail_on, verbose,
-                      context_file, max_rounds)
-    raise typer.Exit(code)
+assess = table_command(options.ASSESS, _run_assess,
+                       "Replay recorded tool calls through the admission gates and classify what the evidence proves.")
 
 
 class ConvertTarget(str, Enum):
@@ -222,9 +214,7 @@ def convert_command(
         raise click_errors.UsageError("--mcp-timeout goes with --mcp-stdio")
     label, document, overlay = _convert_input(path, mcp_stdio, timeout)
     if mcp_stdio is not None and input_format is None:  # a server's tools/list answer is MCP, even when empty
-        from toolcontract.sources.reader import FORMATS
-
-        input_format = "mcp" if "mcp" in FORMATS else None
+        input_format = "mcp"
     if mcp_stdio is not None and to is ConvertTarget.mcp:
         # the server's own tools/list answer is MCP already: saved as fetched, every field kept
         text, notes, warnings = document.text, [], []

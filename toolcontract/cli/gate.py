@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import List, Optional
 
 import typer
@@ -28,9 +28,11 @@ from toolcontract.cli import (
     default_format,
     discover,
     read_inputs,
+    resolve_config,
     split_codes,
 )
-from toolcontract.cli.commands import FailOn, LintFormat, app, click_errors, mcp_timeout_seconds
+from toolcontract.cli import options
+from toolcontract.cli.commands import FailOn, LintFormat, app, click_errors, mcp_timeout_seconds, typer_option
 
 
 # ------------------------------------------------------------------- inputs
@@ -54,17 +56,9 @@ def _selection(select, ignore):
     return selection
 
 
-def _config():
-    """The configuration found from the working folder, or None."""
-    from toolcontract.config import ConfigError, find_config, load_config
-
-    found = find_config(".")
-    if found is None:
-        return None
-    try:
-        return load_config(found)
-    except ConfigError as exc:
-        raise UsageFailure(str(exc)) from None
+def _narrowing(config):
+    """The config's include/exclude as a test of a path, or None when it sets neither (as lint does)."""
+    return config.included if (config.include or config.exclude) else None
 
 
 def _discoverable(path: str) -> bool:
@@ -91,13 +85,11 @@ def _left_out(path: str, folders: list[str], walks: dict) -> bool:
     return False
 
 
-def _default_files() -> list[str]:
+def _default_files(config) -> list[str]:
     """The descriptor files of the working folder: discovery, narrowed by the config's include/exclude."""
-    config = _config()
     files = [os.path.normpath(p) for p in discover(["."])]
-    if config is not None:
-        files = [p for p in files if config.included(p)]
-    return files
+    keep = _narrowing(config)
+    return files if keep is None else [p for p in files if keep(p)]
 
 
 def _is_descriptor_document(read, document) -> bool:
@@ -256,7 +248,7 @@ def _read_blobs(files: list[_TreeFile], max_bytes: int) -> dict[str, bytes]:
     return blobs
 
 
-def _git_sides(rev: str, paths: list[str]) -> tuple[list, list, bool]:
+def _git_sides(rev: str, paths: list[str], config) -> tuple[list, list, bool]:
     """(old files, new files, strict) for `diff --git-base REV [PATHS]`."""
     from toolcontract.sources.document import DEFAULT_LIMITS, LoadError
 
@@ -289,11 +281,11 @@ def _git_sides(rev: str, paths: list[str]) -> tuple[list, list, bool]:
         tree = [f for f in tree if f.shown in named or (_discoverable(f.shown) and not _left_out(f.shown, named, walks))]
         new_files = list(read_inputs([p for p in named if os.path.exists(p)], max_bytes))
     else:
-        config = _config()
         tree = [f for f in _tree_files(commit, ["."], top, rev) if _discoverable(f.shown) and not _left_out(f.shown, ["."], walks)]
-        if config is not None:
-            tree = [f for f in tree if config.included(f.shown)]
-        new_files = list(read_inputs(_default_files(), max_bytes))
+        keep = _narrowing(config)
+        if keep is not None:
+            tree = [f for f in tree if keep(f.shown)]
+        new_files = list(read_inputs(_default_files(config), max_bytes))
     blobs = _read_blobs(tree, max_bytes)
     old_files = []
     for f in sorted(tree, key=lambda f: f.shown):
@@ -319,6 +311,8 @@ def diff_command(
     output_format: Optional[LintFormat] = typer.Option(None, "--format", help="rich (default on a terminal), text, json, sarif, github, junit."),
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings reach --fail-on."),
     input_format: Optional[str] = typer.Option(None, "--input-format", help="Read every file in this format instead of detecting it."),
+    config: Optional[str] = typer_option(options.CONFIG),
+    no_config: bool = typer_option(options.NO_CONFIG),
 ) -> None:
     """Compare two versions of tool descriptors and gate on changes their version does not announce.
 
@@ -343,7 +337,7 @@ def diff_command(
         new_files = list(read_inputs([paths[1]], DEFAULT_LIMITS.max_bytes))
         strict = True
     else:
-        old_files, new_files, strict = _git_sides(git_base, paths)
+        old_files, new_files, strict = _git_sides(git_base, paths, resolve_config(config, no_config))
     old = _load(old_files, selection, input_format, strict)
     new = _load(new_files, selection, input_format, strict)
     diffs = diff_tools(old.tools, new.tools)
@@ -393,19 +387,21 @@ def lock_command(
     mcp_timeout: float = typer.Option(20.0, "--mcp-timeout", metavar="SECONDS", callback=mcp_timeout_seconds, help="Time a --mcp-stdio server has to start and list its tools."),
     lock_file: str = typer.Option("toolcontract.lock", "--lock-file", metavar="PATH", help="The lockfile to write (replaced whole, never in part)."),
     input_format: Optional[str] = typer.Option(None, "--input-format", help="Read every file in this format instead of detecting it."),
+    config: Optional[str] = typer_option(options.CONFIG),
+    no_config: bool = typer_option(options.NO_CONFIG),
 ) -> None:
     """Write toolcontract.lock: a canonical hash per tool, for `lint --locked` to catch silent changes."""
     from toolcontract.lint.engine import Selection
     from toolcontract.lock import entries_for, lock_text
     from toolcontract.report.common import line_start, printable
     from toolcontract.sources.document import DEFAULT_LIMITS
-    from toolcontract.sources.reader import FORMATS, read_tools
+    from toolcontract.sources.reader import read_tools
 
     _check_input_format(input_format)
     strict = bool(paths)
     files = list(read_inputs(list(paths), DEFAULT_LIMITS.max_bytes)) if paths else []
     if not paths and not mcp_stdio:
-        files = list(read_inputs(_default_files(), DEFAULT_LIMITS.max_bytes))
+        files = list(read_inputs(_default_files(resolve_config(config, no_config)), DEFAULT_LIMITS.max_bytes))
     live = _live_documents(list(mcp_stdio or ()), mcp_timeout)
     lock_dir = os.path.dirname(os.path.abspath(lock_file))
     loaded = _load(files, Selection(), input_format, strict)
@@ -414,7 +410,7 @@ def lock_command(
         raise UsageFailure(f"{first.path}:{first.line}:{first.column}: {first.message}")
     pairs = [(tool, _lock_source(tool.document.path, lock_dir)) for tool in loaded.tools]
     for label, document in live:
-        read = read_tools(document, "mcp" if "mcp" in FORMATS else None)
+        read = read_tools(document, "mcp")
         pairs.extend((tool, label) for tool in read.tools)
     entries, repeats = entries_for(pairs)
     if not entries:

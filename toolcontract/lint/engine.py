@@ -7,7 +7,6 @@ or the terminal.
 
 from __future__ import annotations
 
-import gc
 from typing import AbstractSet, Any, Callable, Iterable, Iterator, Mapping
 
 from toolcontract.descriptor import ToolView
@@ -342,13 +341,6 @@ def _finding(rule: Rule, hit: Hit, document: Document, pointer: str, tool: str |
 MAX_TOOLS_CHECKED = 2_000
 
 
-# Linting allocates many small containers that all live to the end of the run (each file's
-# data, positions and findings). At Python's default threshold (700) the cyclic collector
-# runs over a hundred times in 1,000 files and frees nothing: a tenth of the run. At this one
-# it still runs, every 100,000 net allocations, so memory stays bounded on any input.
-_GC_THRESHOLD = 100_000
-
-
 def lint_files(
     files: Iterable[tuple[str, bytes | LoadError]],
     selection: Selection = Selection(),
@@ -377,8 +369,6 @@ def lint_files(
     """
     plan = _Plan.of(selection, input_format, overlays, limits, walked)
     files = list(files)
-    thresholds = gc.get_threshold()
-    gc.set_threshold(max(thresholds[0], _GC_THRESHOLD), *thresholds[1:])
     try:
         if jobs > 1:
             from toolcontract.lint.parallel import lint_in_processes
@@ -390,8 +380,6 @@ def lint_files(
         from toolcontract.model import InternalError
 
         raise InternalError(plan.current, exc) from exc
-    finally:
-        gc.set_threshold(*thresholds)
     findings: list[Finding] = []
     unread: list[Finding] = []
     skipped: list[str] = []
@@ -695,7 +683,3 @@ def _pointer(path: tuple) -> str:
 
 def lint_text(text: str, path: str = "<text>.yaml", selection: Selection = Selection(), limits: Limits = DEFAULT_LIMITS) -> LintResult:
     return lint_files([(path, text.encode("utf-8"))], selection, limits)
-
-
-def iter_rule_hits(result: LintResult, rule_id: str) -> Iterator[Finding]:
-    return (f for f in result.findings if f.rule == rule_id)

@@ -21,6 +21,8 @@ def lint_reporter(name: str) -> Callable:
     return __import__(LINT_FORMATS[name], fromlist=["render_lint"]).render_lint
 
 
+RULES_FORMATS = ("rich", "text", "json")  # `toolcontract rules` (toolcontract.report.rules.render_rules)
+
 ASSESS_FORMATS = {
     "rich": "toolcontract.report.rich_assess",
     "text": "toolcontract.report.text",

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import IO, Any, Iterator
 
 from toolcontract import jsoncodec
-from toolcontract.assess.fastinit import builder
 from toolcontract.assess.gates import as_id
 from toolcontract.model import Candidate, Case, Context, Observation, Record
 from toolcontract.sources.document import (
@@ -64,7 +63,6 @@ def _as_id(value: Any) -> str | None:
     return as_id(value)
 
 
-_candidate, _context, _record, _observation, _case = map(builder, (Candidate, Context, Record, Observation, Case))
 _NO_CONTEXT = Context()
 
 
@@ -80,7 +78,7 @@ def case_from_dict(data: dict, source: dict | None = None) -> Case:
         approval = context.get("approval")
         if approval:
             approvals.insert(0, approval)
-        context = _context(
+        context = Context(
             now=context.get("now"),
             environment=context.get("environment"),
             approvals=tuple(approvals),
@@ -92,18 +90,18 @@ def case_from_dict(data: dict, source: dict | None = None) -> Case:
         context = _NO_CONTEXT
     record = data.get("record")
     observation = data.get("observation")
-    return _case(
+    return Case(
         id=_as_id(data["id"]) or "",
-        candidate=_candidate(id=_as_id(candidate.get("id")), name=candidate["name"], arguments=candidate["arguments"]),
+        candidate=Candidate(id=_as_id(candidate.get("id")), name=candidate["name"], arguments=candidate["arguments"]),
         context=context,
-        record=None if record is None else _record(
+        record=None if record is None else Record(
             status=record["status"],
             call_id=_as_id(record.get("call_id")),
             sent=record.get("sent"),
             result=record.get("result"),
             error=record.get("error"),
         ),
-        observation=None if observation is None else _observation(
+        observation=None if observation is None else Observation(
             verdict=observation["effect"],
             call_id=_as_id(observation.get("call_id")),
             target=observation.get("target"),

@@ -1,0 +1,173 @@
+"""The options of `lint` and `assess`, declared once.
+
+Both parsers are built from these tables: the Typer commands (`toolcontract.cli.commands`, which
+turns each `Option` into a `typer.Option`), and the fast parser below, which reads a plain call
+without Typer's start-up (Typer 0.29 imports pydantic: about 300 ms, more than linting a file).
+The fast parser takes only the options marked `fast`, each with a value it can check here; for
+anything else (help, another option, a bad or missing value, `--`) it answers None and Typer
+parses the command line, errors included, so the two never disagree on what they both accept.
+
+No Typer here: this module is imported by every plain call.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any, Callable, Optional
+
+from toolcontract.records import Record
+from toolcontract.report import ASSESS_FORMATS, LINT_FORMATS
+
+FAIL_ON = ("error", "warning", "info")  # lint's severities (toolcontract.model.Severity)
+
+
+def formats_help(formats) -> str:
+    """`--format`'s help: the registry's formats, rich (the default on a terminal) first."""
+    return f"rich (default on a terminal), {', '.join(name for name in formats if name != 'rich')}."
+
+
+def mcp_timeout(value: Optional[float]) -> Optional[float]:
+    """`--mcp-timeout`: a finite number of seconds, at least 0.1 (`inf` and `nan` parse as floats)."""
+    if value is not None and not (math.isfinite(value) and value >= 0.1):
+        raise ValueError(f"must be a finite number of seconds, at least 0.1, not {value:g}")
+    return value
+
+
+class Option(Record):
+    """One parameter of a command, named by its keyword in the command's run function.
+
+    kind: "paths" (the positional arguments), "flag" (a boolean switch), "text", "choice"
+    (one of `choices`), "count" (an integer at least `minimum`) or "seconds" (a float).
+    `multiple`: repeatable, the values in a list (None when absent). `check` raises ValueError
+    for a value the type accepts but the command does not. `fast`: the fast parser reads it."""
+
+    __slots__ = ("keyword", "flags", "kind", "help", "default", "multiple", "choices", "metavar", "minimum", "check",
+                 "fast", "required")
+
+    def __init__(self, keyword: str, flags: tuple[str, ...], kind: str, help: str, default: Any = None,
+                 multiple: bool = False, choices: tuple[str, ...] = (), metavar: Optional[str] = None,
+                 minimum: Optional[int] = None, check: Optional[Callable[[Any], Any]] = None, fast: bool = False,
+                 required: bool = False):
+        self.keyword, self.flags, self.kind, self.help, self.default = keyword, flags, kind, help, default
+        self.multiple, self.choices, self.metavar, self.minimum = multiple, choices, metavar, minimum
+        self.check, self.fast, self.required = check, fast, required
+
+
+class Command(Record):
+    """A command's name and its parameters, in the order its help lists them."""
+
+    __slots__ = ("name", "options")
+
+    def __init__(self, name: str, options: tuple[Option, ...]):
+        self.name, self.options = name, options
+
+    def __getitem__(self, keyword: str) -> Option:
+        return next(option for option in self.options if option.keyword == keyword)
+
+
+# the configuration options of every command that reads one (lint, diff, lock: cli.resolve_config)
+CONFIG = Option("config", ("--config",), "text", "Use this configuration file (pyproject.toml or .toolcontract.yaml) "
+                "instead of searching for one.", metavar="PATH")
+NO_CONFIG = Option("no_config", ("--no-config",), "flag", "Ignore configuration files.", default=False)
+
+LINT = Command("lint", (
+    Option("paths", (), "paths", "Descriptor files or folders (folders: *.yaml, *.yml, *.json that .gitignore does not "
+           "ignore; files that are no tool list are skipped). '-' reads stdin.", multiple=True, fast=True),
+    Option("select", ("--select",), "text", "Rule ids or prefixes to run (e.g. TC4,TC101). Default: all.",
+           multiple=True, fast=True),
+    Option("ignore", ("--ignore",), "text", "Rule ids or prefixes to skip.", multiple=True, fast=True),
+    Option("fail_on", ("--fail-on",), "choice", "Exit 1 when a finding has at least this severity (default: the "
+           "config's fail-on, else error).", choices=FAIL_ON, fast=True),
+    Option("output_format", ("--format",), "choice", formats_help(LINT_FORMATS),
+           choices=tuple(LINT_FORMATS), fast=True),
+    Option("exit_zero", ("--exit-zero",), "flag", "Exit 0 even when findings reach --fail-on.", default=False,
+           fast=True),
+    Option("target", ("--target",), "text", "Surfaces to check portability for: openai, openai-strict, anthropic, "
+           "anthropic-strict, gemini, mcp (comma-separated or repeated).", multiple=True, fast=True),
+    Option("input_format", ("--input-format",), "text", "Read every file in this format instead of detecting it.",
+           fast=True),
+    Option("mcp_stdio", ("--mcp-stdio",), "text", "Start this MCP server over stdio (a command line, quoted), list "
+           "its tools and lint them; never calls a tool. Repeatable; paths are then optional.", multiple=True,
+           metavar="COMMAND"),
+    Option("mcp_timeout", ("--mcp-timeout",), "seconds", "Time a --mcp-stdio server has to start, initialize and "
+           "list all its tools.", default=20.0, metavar="SECONDS", check=mcp_timeout),
+    Option("locked", ("--locked",), "flag", "Also check the tools against toolcontract.lock (see `toolcontract "
+           "lock`): changed under the same version, added, removed.", default=False),
+    Option("lock_file", ("--lock-file",), "text", "The lockfile for --locked (default: toolcontract.lock here); "
+           "implies --locked.", metavar="PATH"),
+    CONFIG,
+    NO_CONFIG,
+    Option("output", ("--output", "-o"), "text", "Write --format (default json) to FILE; the terminal gets the "
+           "default format.", metavar="FILE"),
+    Option("jobs", ("--jobs", "-j"), "count", "Processes to lint in: 0 (default) uses every core when there are "
+           "enough files, 1 lints in one process.", default=0, minimum=0, metavar="N", fast=True),
+))
+
+ASSESS = Command("assess", (
+    Option("paths", (), "paths", "Fixture files or folders (.yaml, .yml, .json, .jsonl), or transcripts (Anthropic "
+           "Messages, OpenAI Chat or Responses; JSON, YAML or JSONL of requests).", multiple=True, required=True,
+           fast=True),
+    Option("tools", ("--tools",), "text", "Descriptor files or folders to add to every fixture's registry (JSONL "
+           "logs get theirs this way). For transcripts they win over the transcript's own tools of the same name.",
+           multiple=True, fast=True),
+    Option("output_format", ("--format",), "choice", formats_help(ASSESS_FORMATS), choices=tuple(ASSESS_FORMATS), fast=True),
+    Option("fail_on", ("--fail-on",), "text", "Outcomes that make the run exit 1 (e.g. effect_unknown,blocked); a "
+           "severity (error, warning, info) sets which transcript findings do (default: error).", multiple=True,
+           fast=True),
+    Option("verbose", ("--verbose", "-v"), "flag", "Show reasons and evidence for every case.", default=False,
+           fast=True),
+    Option("context_file", ("--context",), "text", "Transcripts: a YAML/JSON file of context fields (now, "
+           "environment, approvals, target, targets, untrusted_input, sensitive_data) for every call.",
+           metavar="FILE"),
+    Option("max_rounds", ("--max-rounds",), "count", "Transcripts: more tool rounds than this in one conversation "
+           "is TC809.", default=20, minimum=1),
+))
+
+COMMANDS = {command.name: command for command in (LINT, ASSESS)}
+
+
+def plain_arguments(command: Command, argv: list[str]) -> Optional[dict]:
+    """The keyword arguments of `command`'s run function when argv (without the command's name)
+    holds at least one path and only the command's `fast` options, each with a value checked
+    here; else None, and Typer parses argv. Options not given get their declared defaults."""
+    if os.name == "nt" or "_TOOLCONTRACT_COMPLETE" in os.environ:
+        return None  # click expands wildcards on Windows and serves shell completion: let it
+    if os.environ.get("TOOLCONTRACT_FAST_CLI", "") == "0":
+        return None  # the switch: every command line through Typer
+    by_flag = {flag: option for option in command.options if option.fast for flag in option.flags}
+    parsed = {option.keyword: option.default for option in command.options}
+    paths: list[str] = []
+    tokens = iter(argv)
+    for token in tokens:
+        if not token.startswith("-") or token == "-":
+            paths.append(token)
+            continue
+        # `--name=value`; a short flag takes no `=` (click reads `-j=2` as `-j` with the value "=2")
+        name, equals, value = token.partition("=") if token.startswith("--") else (token, "", "")
+        option = by_flag.get(name)
+        if option is None:
+            return None
+        if option.kind == "flag":
+            if equals:
+                return None  # `--exit-zero=yes`: Typer says what is wrong with it
+            parsed[option.keyword] = True
+            continue
+        if not equals:
+            value = next(tokens, None)
+            if value is None or (value.startswith("-") and value != "-"):
+                return None
+        if option.kind == "count":
+            if not (value.isascii() and value.isdigit()) or int(value) < (option.minimum or 0):
+                return None
+            parsed[option.keyword] = int(value)
+        elif not value or (option.kind == "choice" and value not in option.choices):
+            return None
+        elif option.multiple:
+            parsed[option.keyword] = [*(parsed[option.keyword] or ()), value]
+        else:
+            parsed[option.keyword] = value
+    if not paths:
+        return None
+    parsed["paths"] = paths
+    return parsed
