@@ -41,15 +41,6 @@ def test_assess_is_callable_even_after_the_subpackage_is_imported():
     assert envelope.outcome is Outcome.REJECTED and envelope.gate.value == "registry"
 
 
-def test_importing_toolcontract_loads_no_heavy_modules():
-    import subprocess
-    import sys
-
-    code = "import sys, toolcontract; print(','.join(m for m in ('rich', 'jsonschema', 'jsonschema_rs', 'yaml') if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
-    assert out == ""
-
-
 def test_lint_files_collects_less_often_while_it_runs_and_restores_the_thresholds(monkeypatch):
     import gc
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import itertools
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import BAD_DIR, GOOD_DIR
+from conftest import examples, BAD_DIR, GOOD_DIR
 from toolcontract.descriptor import ToolView, _model_description, model_description, name_words
 from toolcontract.lint.rules.effects import annotation_contradiction
 from toolcontract.lint.rules.file import _descriptor_validator
@@ -33,7 +34,8 @@ def _tool(data: dict) -> ToolView:
     return ToolView(data, Document("t.yaml", "", data), "")
 
 
-@settings(max_examples=500, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(500), deadline=None)
 @given(NAMES)
 def test_name_words_split_as_the_expression_does(name):
     assert name_words(name) == [w for w in re.split(_WORD_BREAK, name) if w]
@@ -45,7 +47,8 @@ def _vague_reference(name: str) -> bool:
     return bool(stems) and all(s in GENERIC_WORDS for s in stems)
 
 
-@settings(max_examples=500, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(500), deadline=None)
 @given(NAMES)
 def test_name_vague_decides_as_the_plain_reading(name):
     assert bool(list(name_vague(_tool({"name": name})))) == _vague_reference(name)
@@ -118,7 +121,8 @@ _FRAGMENTS = st.sampled_from(["#", " ", "  ", "\n", "\r\n", "\t", "\u00a0", "too
                               "ignore", "ignore-file", "[TC1]", "[TC403, TC404]", "x", "effect: read", "'#'"])
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(_FRAGMENTS, max_size=14).map("".join))
 def test_suppression_gate_never_hides_a_comment(text):
     from toolcontract.lint.suppression import _parse, parse_suppressions
@@ -136,7 +140,8 @@ _VERSIONS = st.one_of(
 )
 
 
-@settings(max_examples=800, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(800), deadline=None)
 @given(_VERSIONS)
 def test_is_semver_decides_as_the_published_expression(version):
     from toolcontract.lint.rules.naming import SEMVER_SOURCE, is_semver
@@ -156,7 +161,8 @@ def _count_sentences_reference(text: str) -> int:
     return len(ends) + (1 if tail else 0)
 
 
-@settings(max_examples=800, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(800), deadline=None)
 @given(st.one_of(st.text(alphabet="ab .!?。！？\"')]\n\t\x1c\u3000", max_size=30), st.text(max_size=30)))
 def test_count_sentences_counts_as_the_full_expression_does(text):
     from toolcontract.descriptor import count_sentences
