@@ -15,7 +15,6 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from conftest import examples
-
 from toolcontract.assess import Registry, assess
 from toolcontract.assess.classify import TASK_ACCEPTANCE
 from toolcontract.model import Candidate, Case, Context, EffectState, Gate, NextStep, Observation, Outcome, Record

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples, REPO, UNSAFE_OUTPUT, assert_one_line_error, good_fixtures, has_module
+from conftest import REPO, UNSAFE_OUTPUT, assert_one_line_error, examples, good_fixtures, has_module
 from toolcontract.cli import app
 from toolcontract.convert import (
     LABELS,

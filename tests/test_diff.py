@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import examples, TEXT_LINE, TEXT_SUMMARY, TEXT_TALLY, assert_one_line_error
+from conftest import TEXT_LINE, TEXT_SUMMARY, TEXT_TALLY, assert_one_line_error, examples
 from toolcontract.cli.commands import app
 from toolcontract.diff import Area, Bump, Level, compare_tool, diff_tools, version_bump
 from toolcontract.sources.document import load_text

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples, corpus_dir, lint
+from conftest import corpus_dir, examples, lint
 from toolcontract.lint.engine import Selection, lint_files
 
 # ------------------------------------------------------------------------------------------ TC203

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import examples, REPO, UNSAFE_OUTPUT
+from conftest import REPO, UNSAFE_OUTPUT, examples
 
 HOSTILE = REPO / "tests" / "hostile"
 LIMIT = 5 * 1024 * 1024

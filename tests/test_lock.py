@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import examples, TEXT_LINE, TEXT_TALLY, assert_one_line_error, has_module
+from conftest import TEXT_LINE, TEXT_TALLY, assert_one_line_error, examples, has_module
 from toolcontract.cli.commands import app
 from toolcontract.lock import (
     LOCK_FORMAT,

@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import examples
-
 from toolcontract.lint.engine import lint_files
 from toolcontract.schema_tools import is_valid_schema, metaschema_errors
 

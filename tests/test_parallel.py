@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples, BAD_DIR, GOOD_DIR, REPO
+from conftest import BAD_DIR, GOOD_DIR, REPO, examples
 from toolcontract.lint import parallel
 from toolcontract.lint.engine import Chunk, Selection, lint_files
 from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_text

@@ -16,7 +16,7 @@ import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from conftest import examples, EXPECTED_RULES, UNSAFE_OUTPUT, render
+from conftest import EXPECTED_RULES, UNSAFE_OUTPUT, examples, render
 from toolcontract.cli import app
 from toolcontract.lint.engine import LintResult, lint_files, lint_text
 from toolcontract.sources.document import Limits, LoadError, load_bytes

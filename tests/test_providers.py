@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import examples, EXPECTED_RULES, REPO, TEXT_LINE, TEXT_TALLY, corpus_dir
+from conftest import EXPECTED_RULES, REPO, TEXT_LINE, TEXT_TALLY, corpus_dir, examples
 from toolcontract.cli import app
 from toolcontract.lint.engine import LintResult, Selection, lint_files
 from toolcontract.sources import providers

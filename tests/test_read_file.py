@@ -7,10 +7,9 @@ import os
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from conftest import examples
 from typer.testing import CliRunner
 
+from conftest import examples
 from toolcontract import cli
 from toolcontract.cli import UsageFailure, read_file, read_inputs
 from toolcontract.sources.document import LoadError

@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import examples
-
 from toolcontract.report.common import UNSAFE_CHARACTERS, printable
 
 _PLAIN = re.compile(f"[{UNSAFE_CHARACTERS}]")

@@ -10,12 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples, BAD_DIR, GOOD_DIR
-from toolcontract.descriptor import ToolView, _model_description, model_description, name_words
+from conftest import BAD_DIR, GOOD_DIR, examples
+from toolcontract.descriptor import ToolView, model_description, name_words
 from toolcontract.lint.rules.effects import annotation_contradiction
-from toolcontract.lint.rules.file import _descriptor_validator
 from toolcontract.lint.rules.naming import GENERIC_WORDS, name_vague
 from toolcontract.model import Effect
+from toolcontract.schema_tools import compile_validator
+from toolcontract.schemas_data import load_schema
 from toolcontract.sources.document import Document, load_bytes, DEFAULT_LIMITS
 
 _WORD_BREAK = r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])"
@@ -100,7 +101,7 @@ def _fixture_documents() -> list[Document]:
 def test_structure_validity_first_agrees_with_the_errors():
     documents = _fixture_documents()
     assert len(documents) > 40
-    validator = _descriptor_validator()
+    validator = compile_validator(load_schema("descriptor.schema.json"))  # what TC002 compiles
     invalid = 0
     for document in documents:
         if isinstance(document.data, dict):
@@ -111,10 +112,11 @@ def test_structure_validity_first_agrees_with_the_errors():
 
 
 def test_model_description_is_read_once_and_stays_the_same():
-    tool = _tool({"purpose": "Report the weather.", "when_to_use": "Asked about weather", "non_goals": ["No forecasts"]})
+    data = {"purpose": "Report the weather.", "when_to_use": "Asked about weather", "non_goals": ["No forecasts"]}
+    tool = _tool(data)
     first = model_description(tool)
-    assert first == _model_description(tool) == model_description(tool)
-    assert tool._description is first
+    assert model_description(tool) is first  # built once per tool: a second build would be a new string
+    assert model_description(_tool(dict(data))) == first and "Report the weather." in first
 
 
 _FRAGMENTS = st.sampled_from(["#", " ", "  ", "\n", "\r\n", "\t", "\u00a0", "toolcontract:", "toolcontract", ":",

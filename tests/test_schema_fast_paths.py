@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import examples, corpus_dir
+from conftest import corpus_dir, examples
 from toolcontract.descriptor import ToolView
 from toolcontract.lint.rules import schema as rules
 from toolcontract.schema_tools import (

@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import examples
-
 from toolcontract.security import gates, lazy, payloads, scan, secrets, signals, surfaces, unicode  # noqa: F401
 
 

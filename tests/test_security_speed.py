@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import examples, REPO
+from conftest import REPO, examples
 from toolcontract.lint.engine import Selection, all_rules, lint_files
 from toolcontract.security import clear_caches, gates, payloads, scan, secrets, signals, surfaces, unicode
 from toolcontract.security.lazy import Lazy, lowered

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import examples, REPO, assert_one_line_error
+from conftest import REPO, assert_one_line_error, examples
 from toolcontract.assess.conversation import OTEL_GENAI, check
 from toolcontract.assess.registry import Registry
 from toolcontract.cli import app

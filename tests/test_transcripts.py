@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import examples, EXPECTED_RULES, REPO, UNSAFE_OUTPUT, assert_one_line_error
+from conftest import EXPECTED_RULES, REPO, UNSAFE_OUTPUT, assert_one_line_error, examples
 from toolcontract.assess import Registry
 from toolcontract.assess.conversation import (
     ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, Options, analyse, canonical_arguments, check, conversation_rules,

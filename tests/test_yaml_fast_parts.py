@@ -26,7 +26,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import examples
-
 from toolcontract.sources import document, fastyaml
 from toolcontract.sources.document import (
     DEFAULT_LIMITS,

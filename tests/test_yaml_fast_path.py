@@ -36,7 +36,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import examples, REPO
+from conftest import REPO, examples
 from toolcontract.sources import document, fastyaml
 from toolcontract.sources.document import (
     DEFAULT_LIMITS,
