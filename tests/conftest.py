@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import io
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from toolcontract.lint.engine import LintResult, Selection, lint_files, lint_text
 from toolcontract.model import Severity
@@ -55,6 +59,28 @@ EXPECTED_RULES: dict[str, Severity] = {
     "TC811": Severity.ERROR, "TC812": Severity.WARNING, "TC813": Severity.ERROR, "TC814": Severity.WARNING,
 }
 RULE_ID = re.compile(r"TC\d{3}\Z")
+
+# Hypothesis budgets. `default` (what a plain `pytest` runs) gives every property test a small budget;
+# `long` runs each at the budget its author chose (the equivalence fuzzers' thousands of examples). The
+# long profile is chosen by `pytest -m long` (the tests marked `long`: the deliberately long ones), by
+# hypothesis' own `--hypothesis-profile=long`, or by TOOLCONTRACT_HYPOTHESIS_PROFILE=long.
+QUICK_EXAMPLES = 10
+settings.register_profile("default", max_examples=QUICK_EXAMPLES)
+settings.register_profile("long", max_examples=100)  # hypothesis' own default: what the suite ran before profiles
+settings.load_profile(os.environ.get("TOOLCONTRACT_HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if (config.getoption("markexpr") or "").strip() == "long":
+        settings.load_profile("long")
+
+
+def examples(full: int) -> int:
+    """A test's number of generated examples: `full` under the long profile, else a tenth of it (at least
+    QUICK_EXAMPLES, at most `full`). Called when a test module is imported, after the profile is chosen."""
+    if settings.get_current_profile_name() == "long":
+        return full
+    return min(full, max(QUICK_EXAMPLES, full // 10))
 
 # `path:line:col: severity RULE message` (the message starts with `[tool] ` when the finding names one)
 TEXT_LINE = re.compile(
@@ -127,6 +153,31 @@ def good_fixtures() -> list[Path]:
 
 def bad_fixtures() -> list[Path]:
     return sorted(p for p in BAD_DIR.iterdir() if p.suffix in (".yaml", ".yml", ".json"))
+
+
+def run_cli(*args: object, cwd: Path | str | None = None, stdin: str | None = None,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """`toolcontract ARGS` as the console script runs it (`toolcontract.cli.main`: the Typer-free parser for a
+    plain `lint` or `assess`, else the Typer app), in this process: stdin, stdout, stderr and `env` (overrides of
+    os.environ) as click's test runner isolates them, in `cwd`. Returns what subprocess.run would, with text."""
+    from click.testing import CliRunner
+
+    from toolcontract import cli
+
+    argv = ["toolcontract", *map(str, args)]
+    with contextlib.chdir(cwd or os.getcwd()), CliRunner().isolation(input=stdin, env=env) as (out, err, _):
+        saved, sys.argv = sys.argv, argv
+        try:
+            cli.main()
+            code = 0
+        except SystemExit as exc:
+            code = 0 if exc.code is None else exc.code if isinstance(exc.code, int) else 1
+        finally:
+            sys.argv = saved
+            sys.stdout.flush()
+            sys.stderr.flush()
+        stdout, stderr = out.getvalue().decode(), err.getvalue().decode("utf-8", "backslashreplace")
+    return subprocess.CompletedProcess(argv, code, stdout, stderr)
 
 
 @pytest.fixture

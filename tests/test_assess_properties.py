@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from toolcontract.assess import Registry, assess
 from toolcontract.assess.classify import TASK_ACCEPTANCE
 from toolcontract.model import Candidate, Case, Context, EffectState, Gate, NextStep, Observation, Outcome, Record
@@ -154,15 +156,17 @@ def admitted_cases(draw):
 
 
 
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.long
 @SETTINGS
 @given(wild_cases)
 def test_any_case_is_assessed_without_crashing_and_keeps_the_promises(case):
     check_promises(case)
 
 
+@pytest.mark.long
 @SETTINGS
 @given(admitted_cases())
 def test_admitted_calls_with_any_record_and_read_back_keep_the_promises(case):
@@ -257,6 +261,7 @@ def check_promises(case: Case):
     return envelope
 
 
+@pytest.mark.long
 @SETTINGS
 @given(st.sampled_from(NAMES), arguments(), contexts)
 def test_admission_alone_is_total(name, args, context):

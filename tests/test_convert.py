@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO, UNSAFE_OUTPUT, assert_one_line_error, good_fixtures, has_module
+from conftest import REPO, UNSAFE_OUTPUT, assert_one_line_error, examples, good_fixtures, has_module
 from toolcontract.cli import app
 from toolcontract.convert import (
     LABELS,
@@ -630,7 +630,8 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(200), deadline=None)
 @given(st.dictionaries(st.text(min_size=1), json_values, max_size=5))
 def test_yaml_output_round_trips_any_json_data(extra):
     data = {"toolcontract": 1, "name": "t", **{f"x-{k}": v for k, v in extra.items()}}

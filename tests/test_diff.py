@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TEXT_LINE, TEXT_SUMMARY, TEXT_TALLY, assert_one_line_error
+from conftest import TEXT_LINE, TEXT_SUMMARY, TEXT_TALLY, assert_one_line_error, examples
 from toolcontract.cli.commands import app
 from toolcontract.diff import Area, Bump, Level, compare_tool, diff_tools, version_bump
 from toolcontract.sources.document import load_text
@@ -786,7 +786,8 @@ _TOOL = st.fixed_dictionaries({}, optional={
 })
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.long
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_TOOL, _TOOL)
 def test_any_two_descriptors_compare_without_crashing(old, new):
     found = compare_tool(old, new)
@@ -794,7 +795,8 @@ def test_any_two_descriptors_compare_without_crashing(old, new):
     assert compare_tool(new, new) == []
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.long
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_TOOL, _TOOL)
 def test_any_diff_renders_in_every_format(old, new):
     from toolcontract.diff import diff_findings

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import GOOD_DIR, REPO, TEXT_SUMMARY, assert_one_line_error, has_module
+from conftest import GOOD_DIR, REPO, TEXT_SUMMARY, assert_one_line_error, has_module, run_cli
 from toolcontract.lint.engine import Selection, lint_files
 
 PYTHON = sys.executable
@@ -49,9 +49,9 @@ needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="the git prog
 
 
 def lint(*args, cwd=None, stdin=None, env=None):
-    """The real command line (the fast path for a plain `lint`), as CI runs it."""
-    done = subprocess.run([PYTHON, "-m", "toolcontract", "lint", *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd, input=stdin, timeout=120, env=env)
+    """`toolcontract lint ARGS` as the console script runs it (the fast path for a plain `lint`), in this process;
+    tests/test_cli_fast_path.py proves that path gives what Typer gives."""
+    done = run_cli("lint", *args, cwd=cwd, stdin=stdin, env=env)
     assert "Traceback" not in done.stderr, done.stderr
     return done
 
@@ -403,8 +403,7 @@ def test_diff_git_base_leaves_out_on_both_sides_what_gitignore_ignores(tmp_path)
     subprocess.run([*git, "add", "-A"], check=True, capture_output=True)
     subprocess.run([*git, "commit", "-q", "-m", "one"], check=True, capture_output=True)
     (repo / ".gitignore").write_text("build/\n")  # tracked, now ignored: left out at both sides
-    done = subprocess.run([PYTHON, "-m", "toolcontract", "diff", "--git-base", "HEAD", "--format", "json"],
-                          capture_output=True, text=True, cwd=repo, timeout=120)
+    done = run_cli("diff", "--git-base", "HEAD", "--format", "json", cwd=repo)
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads(done.stdout)["findings"] == []
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import corpus_dir, lint
+from conftest import corpus_dir, examples, lint
 from toolcontract.lint.engine import Selection, lint_files
 
 # ------------------------------------------------------------------------------------------ TC203
@@ -390,7 +390,8 @@ _WORDS = st.sampled_from(["get", "list_all", "and", "or", "create", "Use", "返�
                           "`x`", "stuff", "This", "tool", "。", " ", "\n", "ä", "\u200b", "x_y", "perPage"])
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(300), deadline=None)
 @given(name=st.one_of(_JSON, st.lists(_WORDS, max_size=5).map("_".join)),
        description=st.one_of(_JSON, st.lists(_WORDS, max_size=30).map(" ".join)),
        schema=_JSON, annotations=_JSON)

@@ -4,12 +4,10 @@ retried unchanged, TC813 a structured result that breaks its output schema (and 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, run_cli
 from toolcontract.assess.conversation import Options
 from toolcontract.model import Context, Outcome
 from toolcontract.sources import transcripts as T
@@ -208,8 +206,7 @@ def test_a_fixture_result_is_the_return_value_and_a_call_tool_result_its_structu
              {"id": "mcp", "candidate": {"name": "count_orders", "arguments": {}},
               "record": {"status": "returned", "result": {"content": [], "structuredContent": {"open": 3}}}}]
     log.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    done = subprocess.run([sys.executable, "-m", "toolcontract", "assess", str(log), "--tools", str(tools),
-                           "--format", "json"], capture_output=True, text=True, cwd=REPO, timeout=60)
+    done = run_cli("assess", log, "--tools", tools, "--format", "json", cwd=REPO)
     outcomes = {c["id"]: c["outcome"] for c in json.loads(done.stdout)["cases"]}
     assert outcomes == {"plain": "failed", "mcp": "succeeded"}
 
@@ -218,8 +215,7 @@ def test_the_cli_reports_tc811_to_tc813_fixtures_with_positions():
     bad = [REPO / "fixtures" / "traces" / "bad" / "TC811-retry-after-unknown-effect.json",
            REPO / "fixtures" / "transcripts" / "bad" / "TC812-error-result-retried-unchanged.json",
            REPO / "fixtures" / "transcripts" / "bad" / "TC813-result-output-schema.json"]
-    done = subprocess.run([sys.executable, "-m", "toolcontract", "assess", *map(str, bad), "--format", "json"],
-                          capture_output=True, text=True, cwd=REPO, timeout=60)
+    done = run_cli("assess", *bad, "--format", "json", cwd=REPO)
     assert done.returncode == 1, done.stderr
     found = [(f["rule"], f["line"], f["column"]) for c in json.loads(done.stdout)["conversations"]
              for f in c["findings"]]

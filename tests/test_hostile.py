@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, UNSAFE_OUTPUT
+from conftest import REPO, UNSAFE_OUTPUT, examples
 
 HOSTILE = REPO / "tests" / "hostile"
 LIMIT = 5 * 1024 * 1024
@@ -307,7 +307,7 @@ from hypothesis import strategies as st  # noqa: E402
 from toolcontract.cli import app  # noqa: E402
 
 SCALE = max(1, int(os.environ.get("TOOLCONTRACT_PROPERTY_SCALE", "1")))
-FUZZ = settings(max_examples=25 * SCALE, deadline=None,
+FUZZ = settings(max_examples=examples(25 * SCALE), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 PER_INPUT = 5.0
 
@@ -403,6 +403,7 @@ def _invoke(args: list[str]):
     return result
 
 
+@pytest.mark.long
 @FUZZ
 @given(descriptors(), FORMAT, st.none() | BIG, MUTATIONS, st.sampled_from(["text", "rich", "github", "json"]))
 def test_fuzz_lint_descriptors(descriptor, fmt, big, mutation, output):
@@ -415,6 +416,7 @@ def test_fuzz_lint_descriptors(descriptor, fmt, big, mutation, output):
         assert not RAW_CONTROLS.search(result.stdout), repr(result.stdout[:500])
 
 
+@pytest.mark.long
 @FUZZ
 @given(st.lists(descriptors(), min_size=1, max_size=3), FORMAT, MUTATIONS)
 def test_fuzz_lint_provider_lists(tools, fmt, mutation):
@@ -441,6 +443,7 @@ def alias_yaml(draw):
     return ("\n".join(lines) + "\n").encode()
 
 
+@pytest.mark.long
 @FUZZ
 @given(alias_yaml())
 def test_fuzz_lint_aliases(raw):
@@ -471,6 +474,7 @@ def fixtures(draw):
     return {"toolcontract": 1, "tools": ["d.json"], "cases": [case, draw(DATA)] if draw(st.booleans()) else [case]}
 
 
+@pytest.mark.long
 @FUZZ
 @given(descriptors(), fixtures(), FORMAT, st.none() | BIG, MUTATIONS, st.sampled_from(["text", "json", "rich"]))
 def test_fuzz_assess(descriptor, fixture, fmt, big, mutation, output):

@@ -41,6 +41,7 @@ def test_assess_is_callable_even_after_the_subpackage_is_imported():
     assert envelope.outcome is Outcome.REJECTED and envelope.gate.value == "registry"
 
 
+<<<<<<< HEAD
 def test_the_assess_subpackage_and_its_names_stay_reachable_after_its_modules_load():
     import toolcontract.assess.classify  # noqa: F401 - binds the submodule `classify` on the package first
     import toolcontract.assess.envelope as envelope
@@ -61,6 +62,9 @@ def test_importing_toolcontract_loads_no_heavy_modules():
 
 
 def test_lint_files_leaves_the_collector_thresholds_alone(monkeypatch):
+=======
+def test_lint_files_collects_less_often_while_it_runs_and_restores_the_thresholds(monkeypatch):
+>>>>>>> h1
     import gc
 
     from toolcontract.lint import engine

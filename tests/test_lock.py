@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TEXT_LINE, TEXT_TALLY, assert_one_line_error, has_module
+from conftest import TEXT_LINE, TEXT_TALLY, assert_one_line_error, examples, has_module
 from toolcontract.cli.commands import app
 from toolcontract.lock import (
     LOCK_FORMAT,
@@ -402,7 +402,8 @@ _VALUES = st.recursive(
 )
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.long
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(st.sampled_from(["name", "version", "description", "purpose", "input_schema", "output_schema",
                                         "effect", "annotations", "non_goals"]), _VALUES))
 def test_any_tool_hashes_deterministically(data):

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from toolcontract.lint.engine import lint_files
 from toolcontract.schema_tools import is_valid_schema, metaschema_errors
 
@@ -39,7 +40,8 @@ def test_the_metaschema_check_itself_does_not_crash_on_one():
     assert ["surrogate" in e.message for e in metaschema_errors({"$anchor": "\ud800"})] == [True]
 
 
-@settings(max_examples=100, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(100), deadline=None)
 @given(st.recursive(st.text(alphabet=st.characters(min_codepoint=0xD7F0, max_codepoint=0xE010) | st.sampled_from("ab\\"),
                             max_size=4),
                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import BAD_DIR, GOOD_DIR, REPO
+from conftest import BAD_DIR, GOOD_DIR, REPO, examples
 from toolcontract.lint import parallel
 from toolcontract.lint.engine import Chunk, Selection, lint_files
 from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_text
@@ -118,7 +118,8 @@ def test_a_worker_that_dies_is_redone(monkeypatch):
 
 
 @given(st.lists(st.integers(0, 5000), max_size=40), st.integers(1, 9))
-@settings(max_examples=200, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(200), deadline=None)
 def test_split_keeps_every_file_in_order_in_at_most_n_runs(sizes, parts):
     files = [(f"f{i}", b"x" * size) for i, size in enumerate(sizes)]
     runs = parallel._split(files, parts)

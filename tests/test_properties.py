@@ -16,15 +16,15 @@ import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from conftest import EXPECTED_RULES, UNSAFE_OUTPUT, render
+from conftest import EXPECTED_RULES, UNSAFE_OUTPUT, examples, render
 from toolcontract.cli import app
 from toolcontract.lint.engine import LintResult, lint_files, lint_text
 from toolcontract.sources.document import Limits, LoadError, load_bytes
 
 # TOOLCONTRACT_PROPERTY_SCALE=20 runs twenty times as many examples (a slow, thorough run)
 SCALE = max(1, int(os.environ.get("TOOLCONTRACT_PROPERTY_SCALE", "1")))
-FAST = settings(max_examples=150 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-CLI = settings(max_examples=60 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(150 * SCALE), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CLI = settings(max_examples=examples(60 * SCALE), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # ---------------------------------------------------------------- strategies
 
@@ -174,24 +174,28 @@ def check(result: LintResult) -> None:
     json.loads(out)
 
 
+@pytest.mark.long
 @FAST
 @given(st.text())
 def test_any_text_as_yaml(text):
     check(lint_text(text, "any.yaml"))
 
 
+@pytest.mark.long
 @FAST
 @given(st.text())
 def test_any_text_as_json(text):
     check(lint_text(text, "any.json"))
 
 
+@pytest.mark.long
 @FAST
 @given(st.binary(), st.sampled_from(["b.yaml", "b.json", "b"]))
 def test_any_bytes(raw, path):
     check(lint_files([(path, raw)]))
 
 
+@pytest.mark.long
 @FAST
 @given(st.binary(max_size=200))
 def test_loader_raises_only_load_error(raw):
@@ -204,18 +208,21 @@ def test_loader_raises_only_load_error(raw):
             document.locate("/a/0/b", "key")
 
 
+@pytest.mark.long
 @FAST
 @given(YAML_TEXT)
 def test_yaml_ish_data(text):
     check(lint_text(text, "data.yaml"))
 
 
+@pytest.mark.long
 @FAST
 @given(JSON_TEXT)
 def test_json_ish_data(text):
     check(lint_text(text, "data.json"))
 
 
+@pytest.mark.long
 @FAST
 @given(DESCRIPTOR_FILE)
 def test_descriptor_shaped_data_yaml_and_json_agree(data):
@@ -239,6 +246,7 @@ def test_descriptor_shaped_data_yaml_and_json_agree(data):
     assert key(from_yaml) == key(from_json)
 
 
+@pytest.mark.long
 @CLI
 @given(st.lists(DESCRIPTOR_FILE, min_size=1, max_size=3))
 def test_many_files_at_once(datas):
@@ -246,6 +254,7 @@ def test_many_files_at_once(datas):
     check(lint_files(files))
 
 
+@pytest.mark.long
 @FAST
 @given(DATA)
 def test_positions_point_into_the_file(data):
@@ -273,12 +282,14 @@ def _invoke(raw: bytes, fmt: str):
     return result
 
 
+@pytest.mark.long
 @CLI
 @given(st.binary(max_size=500), st.sampled_from(["text", "json", "rich"]))
 def test_cli_any_bytes(raw, fmt):
     _invoke(raw, fmt)
 
 
+@pytest.mark.long
 @CLI
 @given(YAML_TEXT, st.sampled_from(["text", "json", "rich"]))
 def test_cli_yaml_ish(text, fmt):
@@ -291,6 +302,7 @@ def test_cli_yaml_ish(text, fmt):
         json.loads(result.stdout)
 
 
+@pytest.mark.long
 @CLI
 @given(st.lists(st.sampled_from(["--select", "--ignore", "--fail-on", "--format", "--exit-zero", "TC", "TC4", "TC1,TC2",
                                   "XX", "error", "info", "json", "text", "rich", "", "-", "--", "--bogus", "ALL"]),

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import EXPECTED_RULES, REPO, TEXT_LINE, TEXT_TALLY, corpus_dir
+from conftest import EXPECTED_RULES, REPO, TEXT_LINE, TEXT_TALLY, corpus_dir, examples
 from toolcontract.cli import app
 from toolcontract.lint.engine import LintResult, Selection, lint_files
 from toolcontract.sources import providers
@@ -688,7 +688,8 @@ _DOCUMENT = st.one_of(
 )
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.long
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_DOCUMENT, st.sampled_from([None, *FORMATS]), st.sampled_from(["t.json", "t.yaml"]))
 def test_any_provider_shaped_document_lints_without_a_crash(document, forced, path):
     import yaml

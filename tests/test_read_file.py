@@ -9,12 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from conftest import examples
 from toolcontract import cli
 from toolcontract.cli import UsageFailure, read_file, read_inputs
 from toolcontract.sources.document import LoadError
 
 
-@settings(max_examples=60, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(60), deadline=None)
 @given(content=st.binary(max_size=300), limit=st.integers(min_value=0, max_value=300))
 def test_read_file_gives_the_bytes_or_the_limit_error(tmp_path_factory, content, limit):
     path = tmp_path_factory.mktemp("r") / "x.yaml"
@@ -79,7 +81,8 @@ def test_the_descriptor_fixtures_read_as_they_are_on_disk():
             assert content == handle.read()
 
 
-@settings(max_examples=400, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(400), deadline=None)
 @given(st.text(alphabet="/.ab\\ ", max_size=12))
 def test_normal_path_writes_a_path_as_pathlib_does(raw):
     from pathlib import PurePosixPath

@@ -5,14 +5,12 @@ one report per copied subschema (issue 13)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import corpus_dir
+from conftest import corpus_dir, run_cli
 from toolcontract.descriptor import HINT_DEFAULTS, HINTS, effect_from_annotations
 from toolcontract.lint.engine import Selection, lint_files
 from toolcontract.model import Effect
@@ -102,11 +100,11 @@ def test_a_hint_that_is_not_a_boolean_is_tc002_and_derives_nothing():
 def test_convert_to_native_writes_the_derived_effect(tmp_path):
     path = tmp_path / "tools.json"
     path.write_text(json.dumps(mcp(tool(annotations={"readOnlyHint": True}))))
-    native = subprocess.run([sys.executable, "-m", "toolcontract", "convert", str(path), "--to", "native"],
-                            capture_output=True, text=True, check=True)
+    native = run_cli("convert", path, "--to", "native")
+    assert native.returncode == 0, native.stderr
     assert json.loads(native.stdout)["effect"] == "read"
-    back = subprocess.run([sys.executable, "-m", "toolcontract", "convert", str(path), "--to", "mcp"],
-                          capture_output=True, text=True, check=True)
+    back = run_cli("convert", path, "--to", "mcp")
+    assert back.returncode == 0, back.stderr
     assert json.loads(back.stdout)["tools"][0]["annotations"] == {"readOnlyHint": True}  # no hint invented
 
 
@@ -150,14 +148,14 @@ def test_native_descriptors_keep_every_rule_and_severity():
 
 def test_contracts_required_from_a_config_file(tmp_path):
     (tmp_path / "tools.json").write_text(json.dumps(mcp(tool(annotations={"readOnlyHint": True}))))
-    command = [sys.executable, "-m", "toolcontract", "lint", "tools.json", "--format", "json", "--select", "TC103"]
-    before = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    command = ["lint", "tools.json", "--format", "json", "--select", "TC103"]
+    before = run_cli(*command, cwd=tmp_path)
     assert json.loads(before.stdout)["findings"] == []
     (tmp_path / ".toolcontract.yaml").write_text("contracts: required\n")
-    after = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    after = run_cli(*command, cwd=tmp_path)
     assert [f["rule"] for f in json.loads(after.stdout)["findings"]] == ["TC103"]
     (tmp_path / ".toolcontract.yaml").write_text("contracts: always\n")
-    bad = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    bad = run_cli(*command, cwd=tmp_path)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "contracts" in bad.stderr
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from toolcontract.report.common import UNSAFE_CHARACTERS, printable
 
 _PLAIN = re.compile(f"[{UNSAFE_CHARACTERS}]")
@@ -26,7 +28,8 @@ def reference(text: str, keep_newlines: bool) -> str:
     return text if keep_newlines else text.replace("\n", "\\n")
 
 
-@settings(max_examples=500, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(500), deadline=None)
 @given(st.text(alphabet=st.one_of(st.characters(max_codepoint=0x7f), st.characters()), max_size=40), st.booleans())
 def test_printable_matches_the_regex_on_any_text(text, keep_newlines):
     assert printable(text, keep_newlines=keep_newlines) == reference(text, keep_newlines)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
 
 from toolcontract.lint.engine import LintResult, lint_files
 from toolcontract.model import Finding, Severity
@@ -161,19 +159,6 @@ def test_lint_end_to_end_through_the_engine():
     assert out.startswith("w.yaml")
     assert "effect: rea" in out
     assert out.rstrip().splitlines()[-1].startswith("1 file, 1 tool: ")
-
-
-def test_text_and_json_formats_do_not_import_rich():
-    code = (
-        "import io, sys\n"
-        "from toolcontract.lint.engine import lint_text\n"
-        "from toolcontract.report import lint_reporter\n"
-        "r = lint_text('toolcontract: 1\\nname: x\\n')\n"
-        "lint_reporter('text')(r, io.StringIO()); lint_reporter('json')(r, io.StringIO())\n"
-        "print('rich' in sys.modules)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "False"
 
 
 class _Terminal(io.StringIO):

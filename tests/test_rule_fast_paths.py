@@ -6,15 +6,17 @@ from __future__ import annotations
 import itertools
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import BAD_DIR, GOOD_DIR
-from toolcontract.descriptor import ToolView, _model_description, model_description, name_words
+from conftest import BAD_DIR, GOOD_DIR, examples
+from toolcontract.descriptor import ToolView, model_description, name_words
 from toolcontract.lint.rules.effects import annotation_contradiction
-from toolcontract.lint.rules.file import _descriptor_validator
 from toolcontract.lint.rules.naming import GENERIC_WORDS, name_vague
 from toolcontract.model import Effect
+from toolcontract.schema_tools import compile_validator
+from toolcontract.schemas_data import load_schema
 from toolcontract.sources.document import Document, load_bytes, DEFAULT_LIMITS
 
 _WORD_BREAK = r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])"
@@ -33,7 +35,8 @@ def _tool(data: dict) -> ToolView:
     return ToolView(data, Document("t.yaml", "", data), "")
 
 
-@settings(max_examples=500, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(500), deadline=None)
 @given(NAMES)
 def test_name_words_split_as_the_expression_does(name):
     assert name_words(name) == [w for w in re.split(_WORD_BREAK, name) if w]
@@ -45,7 +48,8 @@ def _vague_reference(name: str) -> bool:
     return bool(stems) and all(s in GENERIC_WORDS for s in stems)
 
 
-@settings(max_examples=500, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(500), deadline=None)
 @given(NAMES)
 def test_name_vague_decides_as_the_plain_reading(name):
     assert bool(list(name_vague(_tool({"name": name})))) == _vague_reference(name)
@@ -97,7 +101,7 @@ def _fixture_documents() -> list[Document]:
 def test_structure_validity_first_agrees_with_the_errors():
     documents = _fixture_documents()
     assert len(documents) > 40
-    validator = _descriptor_validator()
+    validator = compile_validator(load_schema("descriptor.schema.json"))  # what TC002 compiles
     invalid = 0
     for document in documents:
         if isinstance(document.data, dict):
@@ -108,17 +112,19 @@ def test_structure_validity_first_agrees_with_the_errors():
 
 
 def test_model_description_is_read_once_and_stays_the_same():
-    tool = _tool({"purpose": "Report the weather.", "when_to_use": "Asked about weather", "non_goals": ["No forecasts"]})
+    data = {"purpose": "Report the weather.", "when_to_use": "Asked about weather", "non_goals": ["No forecasts"]}
+    tool = _tool(data)
     first = model_description(tool)
-    assert first == _model_description(tool) == model_description(tool)
-    assert tool._description is first
+    assert model_description(tool) is first  # built once per tool: a second build would be a new string
+    assert model_description(_tool(dict(data))) == first and "Report the weather." in first
 
 
 _FRAGMENTS = st.sampled_from(["#", " ", "  ", "\n", "\r\n", "\t", "\u00a0", "toolcontract:", "toolcontract", ":",
                               "ignore", "ignore-file", "[TC1]", "[TC403, TC404]", "x", "effect: read", "'#'"])
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(_FRAGMENTS, max_size=14).map("".join))
 def test_suppression_gate_never_hides_a_comment(text):
     from toolcontract.lint.suppression import _parse, parse_suppressions
@@ -136,7 +142,8 @@ _VERSIONS = st.one_of(
 )
 
 
-@settings(max_examples=800, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(800), deadline=None)
 @given(_VERSIONS)
 def test_is_semver_decides_as_the_published_expression(version):
     from toolcontract.lint.rules.naming import SEMVER_SOURCE, is_semver
@@ -156,7 +163,8 @@ def _count_sentences_reference(text: str) -> int:
     return len(ends) + (1 if tail else 0)
 
 
-@settings(max_examples=800, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(800), deadline=None)
 @given(st.one_of(st.text(alphabet="ab .!?。！？\"')]\n\t\x1c\u3000", max_size=30), st.text(max_size=30)))
 def test_count_sentences_counts_as_the_full_expression_does(text):
     from toolcontract.descriptor import count_sentences

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import corpus_dir
+from conftest import corpus_dir, examples
 from toolcontract.descriptor import ToolView
 from toolcontract.lint.rules import schema as rules
 from toolcontract.schema_tools import (
@@ -164,7 +164,8 @@ def _validator_says(schema: dict, instance: object) -> bool | None:
         return None  # a value JSON cannot hold: TC406 skips the example
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@pytest.mark.long
+@settings(max_examples=examples(250), deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(pair=PAIRS)
 def test_accepts_only_what_the_validator_accepts(pair: tuple) -> None:
     schema, instance = pair
@@ -172,7 +173,8 @@ def test_accepts_only_what_the_validator_accepts(pair: tuple) -> None:
         assert _validator_says(schema, instance) in (True, None), (schema, instance)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.long
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schema=OBJECT_SCHEMAS, data=st.data())
 def test_accepts_valid_instances_of_simple_schemas(schema: dict, data: st.DataObject) -> None:
     """Not vacuous: for object schemas without the keywords it leaves alone, an instance the
@@ -243,7 +245,8 @@ def _example_hits(schema: object, examples: list) -> list:
     return [(h.path, h.message) for h in rules.example_invalid(tool)]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.long
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schema=st.one_of(VALID_SCHEMAS, OBJECT_SCHEMAS, SCHEMAS),
        examples=st.lists(st.dictionaries(NAMES, INSTANCES, max_size=4), min_size=1, max_size=2))
 def test_example_invalid_is_the_same_without_the_shortcut(schema: dict, examples: list, monkeypatch_session) -> None:
@@ -350,7 +353,8 @@ ANY_KEYWORD_VALUES = st.lists(st.sampled_from(("type", "properties", "required",
     lambda names: st.fixed_dictionaries(dict.fromkeys(names, VALUES)))
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.long
+@settings(max_examples=examples(250), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schema=st.one_of(SCHEMAS, OBJECT_SCHEMAS, ANY_KEYWORD_VALUES, VALUES,
                         st.dictionaries(NAMES, ANY_KEYWORD_VALUES, max_size=2).map(lambda p: {"properties": p})))
 def test_merged_metaschema_agrees_with_the_original(schema: object) -> None:
@@ -399,7 +403,8 @@ def test_is_valid_schema_takes_only_valid_from_the_merged_metaschema() -> None:
 # ------------------------------------------------------------------ walks
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.long
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schema=st.one_of(SCHEMAS, OBJECT_SCHEMAS, ANY_KEYWORD_VALUES))
 def test_walk_marks_and_index_are_a_scan_of_the_nodes(schema: dict) -> None:
     w = rules._WALKS.clear() or rules.walk(schema)
@@ -455,7 +460,8 @@ def _nested(depth: int, inner: object) -> object:
     return inner
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.long
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(value=st.one_of(SCHEMAS, OBJECT_SCHEMAS, ANY_KEYWORD_VALUES, VALUES,
                        st.builds(_nested, st.integers(190, 215), st.one_of(VALUES, ANY_KEYWORD_VALUES))),
        start=st.sampled_from([0, 1, 198, 199, 200, 201]))

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import math
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
-from toolcontract.schemas_data import _HERE, load_schema
+from toolcontract.schemas_data import load_schema
 
-SHIPPED = sorted(p.name for p in Path(_HERE).glob("*.json"))
+SCHEMAS = Path(str(resources.files("toolcontract").joinpath("schemas")))  # the shipped schemas/ folder
+SHIPPED = sorted(p.name for p in SCHEMAS.glob("*.json"))
 
 
 def _same(a: object, b: object) -> bool:
@@ -29,7 +31,7 @@ def _same(a: object, b: object) -> bool:
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_schemas_load_as_json_load_reads_them(name: str) -> None:
     load_schema.cache_clear()
-    with open(Path(_HERE) / name, encoding="utf-8") as handle:
+    with open(SCHEMAS / name, encoding="utf-8") as handle:
         assert _same(load_schema(name), json.load(handle))
 
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from toolcontract.security import gates, lazy, payloads, scan, secrets, signals, surfaces, unicode  # noqa: F401
 
 
@@ -34,7 +35,8 @@ ODD = "ſKİıÉéßΣσςÅåǅ\u200b\u00a0"
 
 
 @pytest.mark.parametrize("expression", LAZIES, ids=lambda x: repr(x)[:60])
-@settings(max_examples=30, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(30), deadline=None)
 @given(data=st.data())
 def test_twin_finds_the_same_spans(expression, data):
     words = _words(expression.source)

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO, assert_one_line_error
+from conftest import REPO, assert_one_line_error, examples
 from toolcontract.assess.conversation import OTEL_GENAI, check
 from toolcontract.assess.registry import Registry
 from toolcontract.cli import app
@@ -494,7 +494,8 @@ _ANY = st.recursive(st.none() | st.booleans() | st.integers(-2, 2**64) | st.text
                     max_leaves=8)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.long
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["traceId", "spanId", "parentSpanId", "startTimeUnixNano", "status", "attributes", "events",
                         "name", "attr-value", "attr-entry"]), _ANY)
 def test_any_value_in_any_place_is_read_or_reported_never_raised(place, junk):

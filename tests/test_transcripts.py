@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import EXPECTED_RULES, REPO, UNSAFE_OUTPUT, assert_one_line_error
+from conftest import EXPECTED_RULES, REPO, UNSAFE_OUTPUT, assert_one_line_error, examples
 from toolcontract.assess import Registry
 from toolcontract.assess.conversation import (
     ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, Options, analyse, canonical_arguments, check, conversation_rules,
@@ -559,7 +559,8 @@ MESSAGE = st.fixed_dictionaries({"role": ROLE}, optional={
     "tool_call_id": JSON})
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.long
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(st.lists(MESSAGE | BLOCK, max_size=8), st.fixed_dictionaries({
     "messages": st.lists(MESSAGE, max_size=8), "tools": st.lists(JSON, max_size=3)}),
     st.fixed_dictionaries({"input": st.lists(BLOCK | MESSAGE, max_size=8)}), JSON))

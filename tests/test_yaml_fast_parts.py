@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import pickle
 import re
-import subprocess
-import sys
 import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from toolcontract.sources import document, fastyaml
 from toolcontract.sources.document import (
     DEFAULT_LIMITS,
@@ -39,7 +38,7 @@ from toolcontract.sources.document import (
     load_text,
 )
 
-EXAMPLES = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+EXAMPLES = settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # ------------------------------------------------------------- plain scalars
@@ -90,6 +89,7 @@ SCALAR_PIECES = ["0", "1", "7", "9", "-", "+", ".", "e", "E", "o", "x", "a", "f"
                  "NaN", "NAN", "null", "true", "False", "~", " ", "\n", "_", "١", "²", "٣", "0o", "0x", "1e5"]
 
 
+@pytest.mark.long
 @EXAMPLES
 @given(st.lists(st.sampled_from(SCALAR_PIECES), max_size=5).map("".join))
 def test_resolve_plain_reads_the_core_schema_as_its_regexes_did(value):
@@ -134,6 +134,7 @@ BYTE_PIECES = [b"a", b"\n", b": ", b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"
                b"\xef", b"\xc3\xa9", b"\xc3", b"\xe2\x82\xac", b"\x80", b"\xf0\x9f\x92\xa5"]
 
 
+@pytest.mark.long
 @EXAMPLES
 @given(st.lists(st.sampled_from(BYTE_PIECES), max_size=6).map(b"".join))
 def test_decode_reads_what_the_codecs_read(raw):
@@ -151,12 +152,14 @@ LINE_PIECES = [" ", "  ", "-", "- ", ":", ": ", "#", " #", "a", "b", "~", "/", "
                "é", "x y", "\n", "1", ".", "|", ">", "!", "&", "*", "%", "@", "`", "key", "- key: ", "...", "---"]
 
 
+@pytest.mark.long
 @EXAMPLES
 @given(st.lists(st.sampled_from(LINE_PIECES), max_size=14).map("".join))
 def test_the_line_regex_cuts_lines_as_its_readable_form(text):
     assert fastyaml._LINE.findall(text) == READABLE_LINE.findall(text)
 
 
+@pytest.mark.long
 @EXAMPLES
 @given(st.lists(st.sampled_from(LINE_PIECES + ["\n\n", "\r\n"]), max_size=14).map("".join))
 def test_the_line_regex_gives_one_row_a_line(text):
@@ -237,7 +240,8 @@ def flows(draw):
     return text + rarely("", " ", " # c", "x")
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.long
+@settings(max_examples=examples(2000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(flows())
 def test_common_flow_reads_what_the_general_reading_reads(text):
     """Where the common reading answers, the general one answers the same (a repeated key
@@ -411,24 +415,6 @@ def test_document_compares_by_identity_and_subclasses_like_lint_parallel():
 
 # ------------------------------------------------------------------- import
 
-CHECK_IMPORTS = """
-import sys
-before = set(sys.modules)
-import toolcontract.sources.document as document
-from toolcontract.sources import fastyaml
-added = set(sys.modules) - before
-heavy = sorted(added & {"dataclasses", "typing", "json", "bisect", "yaml", "inspect", "pathlib"})
-compiled = sorted(name for pool in (fastyaml._rare, fastyaml._common, fastyaml._flow, document._core)
-                  for name in vars(pool) if not name.startswith("_"))
-print(heavy, compiled)
-document.load_text("a: 1\\n", "t.yaml")
-print("yaml" in sys.modules, "json" in sys.modules)
-"""
-
-
-def test_importing_the_loader_brings_in_only_what_the_fast_path_needs():
-    done = subprocess.run([sys.executable, "-c", CHECK_IMPORTS], capture_output=True, text=True, check=True)
-    assert done.stdout.splitlines() == ["[] []", "False False"]
 
 
 def test_lazy_patterns_compile_once_and_know_only_their_names():

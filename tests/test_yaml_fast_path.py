@@ -36,7 +36,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO
+from conftest import REPO, examples
 from toolcontract.sources import document, fastyaml
 from toolcontract.sources.document import (
     DEFAULT_LIMITS,
@@ -51,10 +51,10 @@ from toolcontract.sources.document import (
 from yaml_subset_grammar import Generator
 
 SCALE = max(1, int(os.environ.get("TOOLCONTRACT_PROPERTY_SCALE", "1")))
-EXAMPLES = settings(max_examples=100 * SCALE, deadline=None,
+EXAMPLES = settings(max_examples=examples(100 * SCALE), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                             HealthCheck.large_base_example])
-BULK = 4000 * SCALE  # seeded documents per grammar mode
+BULK = examples(4000 * SCALE)  # seeded documents per grammar mode
 CORPUS = REPO.parent / "shared" / "corpus"
 BENCH_FILES = Path("/tmp/b1000/n1000/descriptors")
 
@@ -234,6 +234,7 @@ def _tool_definitions(node, out: list) -> None:
             _tool_definitions(value, out)
 
 
+@pytest.mark.long
 def test_corpus_tool_definitions_as_yaml():
     """Real third-party tool definitions (descriptions with every kind of punctuation,
     unicode, long lines, newlines), dumped by PyYAML in memory: block style, flow
@@ -248,7 +249,7 @@ def test_corpus_tool_definitions_as_yaml():
             continue
     if not tools:
         pytest.skip("no tool definitions in the corpus")
-    sample = random.Random(0).sample(tools, min(len(tools), 400 * SCALE))
+    sample = random.Random(0).sample(tools, min(len(tools), examples(400 * SCALE)))
     styles = {
         "block": dict(default_flow_style=False, allow_unicode=True),
         "flow leaves": dict(default_flow_style=None, allow_unicode=True, width=100_000),
@@ -270,18 +271,21 @@ def _hypothesis_generator(data, loose: bool) -> Generator:
     return Generator(lambda n: data.draw(st.integers(0, n - 1)) if n > 1 else 0, loose=loose)
 
 
+@pytest.mark.long
 @EXAMPLES
 @given(st.data())
 def test_grammar_documents(data):
     check(_hypothesis_generator(data, loose=False).document())
 
 
+@pytest.mark.long
 @EXAMPLES
 @given(st.data())
 def test_near_miss_documents(data):
     check(_hypothesis_generator(data, loose=True).document())
 
 
+@pytest.mark.long
 @EXAMPLES
 @given(st.data())
 def test_mutated_documents(data):
@@ -289,6 +293,7 @@ def test_mutated_documents(data):
     check(generator.mutate(generator.document()))
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("mode", ["subset", "near misses", "mutated"])
 def test_seeded_documents_in_bulk(mode):
     taken = 0
