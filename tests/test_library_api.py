@@ -41,7 +41,6 @@ def test_assess_is_callable_even_after_the_subpackage_is_imported():
     assert envelope.outcome is Outcome.REJECTED and envelope.gate.value == "registry"
 
 
-<<<<<<< HEAD
 def test_the_assess_subpackage_and_its_names_stay_reachable_after_its_modules_load():
     import toolcontract.assess.classify  # noqa: F401 - binds the submodule `classify` on the package first
     import toolcontract.assess.envelope as envelope
@@ -52,19 +51,7 @@ def test_the_assess_subpackage_and_its_names_stay_reachable_after_its_modules_lo
     assert toolcontract.assess(case, Registry()) == envelope.assess(case, Registry())
 
 
-def test_importing_toolcontract_loads_no_heavy_modules():
-    import subprocess
-    import sys
-
-    code = "import sys, toolcontract; print(','.join(m for m in ('rich', 'jsonschema', 'jsonschema_rs', 'yaml') if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
-    assert out == ""
-
-
 def test_lint_files_leaves_the_collector_thresholds_alone(monkeypatch):
-=======
-def test_lint_files_collects_less_often_while_it_runs_and_restores_the_thresholds(monkeypatch):
->>>>>>> h1
     import gc
 
     from toolcontract.lint import engine
