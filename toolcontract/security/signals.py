@@ -623,8 +623,7 @@ def _matches(signals: tuple[Signal, ...], view: "View") -> list[Match]:
     for signal, needs in _open_signals(signals, view.opened):
         if needs and not view.passes(needs):
             continue
-        pattern, text = signal.expression.on(view)
-        m = pattern.search(text)
+        m = signal.expression.pattern.search(view.text)
         if m:
             found.append(Match(signal, *view.original(m.start(), m.end()), signal.weight))
     return found
@@ -702,18 +701,18 @@ def shadowing_score(text: str, own_name: str | None) -> Score:
             continue
         if signal.needs and not view.passes(signal.needs):
             continue
-        pattern, searched = signal.expression.on(view)
+        pattern, searched = signal.expression.pattern, view.text
         for m in pattern.finditer(searched):
             if signal.id in _NAMES_A_TOOL and _is_self(view.text[m.start("tool"):m.end("tool")], own_name):
                 continue
             lo, hi = sentences.bounds(m.start(), m.end())
             if signal.id in _NEEDS_IMPERATIVE:
-                imperative, sentence = _IMPERATIVE.on(view)
+                imperative, sentence = _IMPERATIVE.pattern, view.text
                 if not imperative.search(sentence[lo:hi]):
                     continue
             found.append(Match(signal, *view.original(m.start(), m.end()), signal.weight))
             if signal.id in _NAMES_A_TOOL:
-                address, sentence = _ADDRESS.on(view)
+                address, sentence = _ADDRESS.pattern, view.text
                 a = address.search(sentence[lo:hi])
                 if a:
                     found.append(Match(_ADDRESS_SIGNAL, *view.original(lo + a.start(), lo + a.end()),
@@ -745,14 +744,14 @@ def exfiltration_in(view: "View") -> Score:
             continue  # weight 1: it counts only next to a stronger signal
         if needs and not view.passes(needs):
             continue
-        pattern, searched = signal.expression.on(view)
+        pattern, searched = signal.expression.pattern, view.text
         m = pattern.search(searched)
         if not m:
             continue
         weight = signal.weight
         if signal.id == "credential-location":
             sentences = _Sentences(view.text)
-            access, read = _ACCESS_VERB.on(view)
+            access, read = _ACCESS_VERB.pattern, view.text
             for candidate in pattern.finditer(searched):
                 lo, hi = sentences.bounds(candidate.start(), candidate.end())
                 if access.search(read, lo, hi):
