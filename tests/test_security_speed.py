@@ -271,6 +271,7 @@ def test_the_walk_without_paths_is_the_walk_with_paths():
 def _plain_scan(tools) -> list:
     """The scan as first written: every string in order, the budget checked before each."""
     budgets: dict[int, scan._Budget] = {}
+    seen: dict[tuple[str, str], scan.TextReport] = {}  # a string read before costs nothing again
     out = []
     for tool in tools:
         budget = budgets.setdefault(id(tool.document), scan._Budget())
@@ -278,11 +279,11 @@ def _plain_scan(tools) -> list:
         for parent, last, text, kind, anchor in surfaces.collect(tool.data):
             if budget.findings >= scan.MAX_FINDINGS or budget.characters >= scan.MAX_CHARACTERS:
                 if budget.stopped_at is None:
-                    budget.stopped_at = lambda tool=tool: tool
+                    budget.stopped_at = tool
                 break
-            report = scan._REPORTS[kind].get(text)
+            report = seen.get((text, kind))
             if report is None:
-                report = scan.analyse(text, kind)
+                report = seen[(text, kind)] = scan.analyse(text, kind)
                 deep = len(text) >= 16 and kind not in (surfaces.NAME, surfaces.PROPERTY, surfaces.PATTERN)
                 budget.characters += len(text) * (1 + len(gates.view(text).opened)) if deep else len(text)
             if report is not scan.EMPTY:
@@ -302,10 +303,12 @@ def test_the_scan_reads_and_stops_as_the_plain_scan(monkeypatch, findings, chara
     clear_caches()
     tools = lint_files(documents, Selection(select=("TC000",))).tool_views
     got = []
+    run = scan.ScanRun()
     for tool in tools:
-        found = [(f.surface.path, f.text, f.kind, f.surface.anchor, f.report) for f in scan.reports(tool)]
-        budget = scan._scan(tool).budget
-        got.append((found, scan.stopped_here(tool) is not None, budget.findings, budget.characters))
+        read = scan.scan_tool(tool, run)
+        found = [(f.surface.path, f.text, f.kind, f.surface.anchor, f.report) for f in read.found]
+        budget = read.budget
+        got.append((found, read.stopped_here(tool) is not None, budget.findings, budget.characters))
     # the budget object is the file's: compare the counts where the plain scan saw them last
     for (e_found, e_stopped, *_), (g_found, g_stopped, *_) in zip(expected, got):
         assert (g_found, g_stopped) == (e_found, e_stopped)

@@ -320,17 +320,13 @@ def _encoded(words: Iterable[str]) -> list[bytes]:
     return " ".join(words).encode("ascii").split()
 
 
-_TABLE: GateTable | None = None
-
-
+@functools.cache
 def _table() -> GateTable:
-    global _TABLE
-    if _TABLE is None:
-        from toolcontract.security import payloads, secrets, signals
+    """The gates of every signal, payload and secret, built once, on first use."""
+    from toolcontract.security import payloads, secrets, signals
 
-        _TABLE = GateTable({**signals.GATES, **payloads.GATES, **secrets.GATES},
-                           words_of_filters((*signals.FILTERS.values(), *payloads.FILTERS.values())))
-    return _TABLE
+    return GateTable({**signals.GATES, **payloads.GATES, **secrets.GATES},
+                     words_of_filters((*signals.FILTERS.values(), *payloads.FILTERS.values())))
 
 
 # the only characters that a case-insensitive match of an ASCII letter accepts besides the
@@ -357,7 +353,7 @@ def view(text: str) -> View:
 
         normal, where = normalized(text)
     low = normal.lower()
-    opened, words = (_TABLE or _table()).open(low)
+    opened, words = _table().open(low)
     if not normal.isascii() and _NOT_LOWER_SAFE.pattern.search(normal) is not None:
         return View(normal, where, opened, None, words)
     return View(normal, where, opened, low, words)
@@ -367,7 +363,7 @@ def plain_view(text: str) -> View:
     """view() of an ASCII text without control characters (the caller knows it is one), not
     memoised: the scan reads each new string once and hands its view to every scorer."""
     low = text.lower()
-    opened, words = (_TABLE or _table()).open(low)
+    opened, words = _table().open(low)
     return View(text, None, opened, low, words)
 
 
@@ -375,5 +371,5 @@ def plain_view_if_open(text: str) -> View | None:
     """plain_view(text) when the text opens a gate, else None (most texts open none: the scan
     then needs no view)."""
     low = text.lower()
-    opened, words = (_TABLE or _table()).open(low)
+    opened, words = _table().open(low)
     return View(text, None, opened, low, words) if opened else None

@@ -595,27 +595,15 @@ _WEAK_INJECTION = tuple(s for s in INJECTION if s.weight < 2)
 
 def _view(text: str) -> "View":
     """gates.view (gates is imported on first use: importing the rules needs only the tables)."""
-    global _view
     from toolcontract.security.gates import view
 
-    _view = view
     return view(text)
 
 
-# (a table of signals, the gates a text opens) -> those of its signals that may run
-_OPEN: dict[tuple[int, frozenset], tuple[tuple[Signal, tuple], ...]] = {}
-
-
 def _open_signals(signals: tuple[Signal, ...], opened: frozenset) -> tuple[tuple[Signal, tuple], ...]:
-    """The signals of a table (a module-level tuple) whose gate is open, or that have none, in
-    the table's order, each with its filter: texts open few gates, and share them."""
-    key = (id(signals), opened)
-    found = _OPEN.get(key)
-    if found is None:
-        if len(_OPEN) > 1024:
-            _OPEN.clear()
-        found = _OPEN[key] = tuple((s, s.needs) for s in signals if not s.gated or s.id in opened)
-    return found
+    """The signals of a table whose gate is open, or that have none, in the table's order, each
+    with its filter."""
+    return tuple((s, s.needs) for s in signals if not s.gated or s.id in opened)
 
 
 def _matches(signals: tuple[Signal, ...], view: "View") -> list[Match]:

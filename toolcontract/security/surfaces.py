@@ -67,23 +67,13 @@ class Surface(Record):
         return printable("/".join(str(p) for p in self.path))
 
 
-_CACHE: dict[int, tuple[Any, list[Surface]]] = {}
-
 # (parent path, last key, text, kind, anchor): a string found at (*parent, last)
 Found = tuple
 
 
 def surfaces(tool: ToolView) -> list[Surface]:
-    """The model-facing strings of a tool, cached per tool."""
-    key = id(tool)
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0] is tool:
-        return hit[1]
-    found = [Surface((*parent, last), text, kind, anchor) for parent, last, text, kind, anchor in collect(tool.data)]
-    if len(_CACHE) > 256:
-        _CACHE.clear()
-    _CACHE[key] = (tool, found)
-    return found
+    """The model-facing strings of a tool, with their paths (the scan builds only the paths it reports)."""
+    return [Surface((*parent, last), text, kind, anchor) for parent, last, text, kind, anchor in collect(tool.data)]
 
 
 def collect(data: dict) -> list[Found]:

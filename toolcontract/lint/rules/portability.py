@@ -17,8 +17,9 @@ import re
 from typing import Any, Iterator
 
 from toolcontract.descriptor import ToolView
+from toolcontract.lint.context import context
 from toolcontract.lint.engine import Bad, Good, Hit, rule
-from toolcontract.lint.rules.schema import Node, Walk, resolve_ref, walk
+from toolcontract.lint.rules.schema import Node, Walk, resolve_ref
 from toolcontract.model import Effect, Severity
 from toolcontract.surfaces import NAME_RULES, name_problem, surface_family
 from toolcontract.schema_tools import types_of
@@ -270,7 +271,7 @@ def strict_object_open(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hi
     schema = _input_schema(tool)
     if not schema:
         return
-    for node in _object_nodes(walk(schema)):
+    for node in _object_nodes(context(tool).walk(schema)):
         s = node.schema
         extra = s.get("additionalProperties")
         if extra is False or ("$ref" in s and "properties" not in s):
@@ -315,7 +316,7 @@ def strict_property_optional(tool: ToolView, surfaces: tuple[str, ...]) -> Itera
     schema = _input_schema(tool)
     if not schema:
         return
-    for node in _object_nodes(walk(schema)):
+    for node in _object_nodes(context(tool).walk(schema)):
         if node.via in _REFINING:
             continue  # a branch that refines properties declared next to it (and allOf/then are TC506's)
         properties, required = node.schema.get("properties"), node.schema.get("required", [])
@@ -391,7 +392,7 @@ def strict_keyword_unsupported(tool: ToolView, surfaces: tuple[str, ...]) -> Ite
         return
     refused = {s: _STRICT_REFUSED[s] for s in surfaces}
     loose = {s: _STRICT_UNDOCUMENTED[s] for s in surfaces}
-    w = walk(schema)
+    w = context(tool).walk(schema)
     under = _inside(w, frozenset().union(*refused.values(), *loose.values()))
     for index, node in enumerate(w.nodes):
         if under[index]:
@@ -482,7 +483,7 @@ def strict_value_unsupported(tool: ToolView, surfaces: tuple[str, ...]) -> Itera
     if not schema:
         return
     anthropic = "anthropic-strict" in surfaces
-    for node in walk(schema).nodes:
+    for node in context(tool).walk(schema).nodes:
         s, path = node.schema, ("input_schema", *node.path)
         fmt = s.get("format")
         if isinstance(fmt, str):
@@ -538,7 +539,7 @@ def strict_recursion(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]
     schema = _input_schema(tool)
     if not schema:
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     refs: list[tuple[int, int]] = []  # (node with the $ref, node it refers to)
     for index, node in enumerate(w.nodes):
         ref = node.schema.get("$ref")
@@ -676,7 +677,7 @@ def strict_limit_exceeded(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator
     schema = _input_schema(tool)
     if not schema:
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     if "openai-strict" in surfaces:
         yield from _openai_limits(w)
     if "anthropic-strict" in surfaces:
@@ -718,7 +719,7 @@ def gemini_type_list(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]
     if tool.format == "gemini" and isinstance(tool.raw, dict) and isinstance(tool.raw.get("parameters"), dict):
         # the reader turned `nullable: true` into a type list; judge what the file wrote
         schema = tool.raw["parameters"]
-    for node in walk(schema).nodes:
+    for node in context(tool).walk(schema).nodes:
         kind = node.schema.get("type")
         if not isinstance(kind, list):
             continue
@@ -757,7 +758,7 @@ def gemini_enum_not_string(tool: ToolView, surfaces: tuple[str, ...]) -> Iterato
     if not schema:
         return
     json_form = _gemini_json_form(tool)
-    for node in walk(schema).nodes:
+    for node in context(tool).walk(schema).nodes:
         values = node.schema.get("enum")
         if not isinstance(values, list):
             continue
@@ -837,7 +838,7 @@ def gemini_keyword_unsupported(tool: ToolView, surfaces: tuple[str, ...]) -> Ite
     allowed = _GEMINI_JSON_KEYWORDS if json_form else _GEMINI_KEYWORDS
     severity = Severity.WARNING if json_form else None
     surface = _names(surfaces) + (" (parametersJsonSchema)" if json_form else "")
-    w = walk(schema)
+    w = context(tool).walk(schema)
     refused = frozenset(k for k in _WALKED if k not in allowed)
     under = _inside(w, refused)
     for index, node in enumerate(w.nodes):
@@ -878,7 +879,7 @@ def _gemini_nodes(tool: ToolView) -> Iterator[Node]:
     schema = _input_schema(tool)
     if not schema or _gemini_json_form(tool):
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     under = _inside(w, _GEMINI_REFUSED_WALKED)
     for index, node in enumerate(w.nodes):
         if not under[index] and not node.conditional:

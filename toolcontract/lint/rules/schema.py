@@ -14,6 +14,7 @@ from itertools import repeat
 from typing import Any, Iterator, NamedTuple
 
 from toolcontract.descriptor import ToolView
+from toolcontract.lint.context import ToolContext, context
 from toolcontract.lint.engine import Bad, Good, Hit, rule
 from toolcontract.model import Severity
 from toolcontract.schema_tools import (
@@ -24,7 +25,6 @@ from toolcontract.schema_tools import (
     explain_errors,
     is_valid_schema,
     linear_pattern,
-    metaschema_errors,
     types_of,
 )
 from toolcontract.sources.document import join_pointer, resolve_pointer
@@ -126,8 +126,6 @@ class Walk:
         return [self.nodes[i] for i in found]
 
 
-_WALKS: dict[tuple[int, str], tuple[Any, Walk]] = {}
-
 # what _visit does with each keyword: descend into one subschema / a map / a list of them
 # (with the instance-location token and whether the subschema is a test), note the node
 # under the keyword (_MARKED), or record an anchor
@@ -155,19 +153,12 @@ _PLAIN_LEAF = _KNOWN_KEYWORDS - _NOT_LEAF
 def walk(schema: Any, root: str = "args") -> Walk:
     """Every subschema of `schema` once, with its instance location and base URI.
 
-    `$ref`s are not followed, so a cyclic `$ref` cannot loop. Results are cached by the
-    schema object's identity: the rules of one tool walk the same schemas.
+    `$ref`s are not followed, so a cyclic `$ref` cannot loop. A rule asks its tool's context
+    (`context(tool).walk(schema)`), which walks each schema of the tool once for every rule.
     """
-    cache_key = (id(schema), root)
-    hit = _WALKS.get(cache_key)
-    if hit is not None and hit[0] is schema:
-        return hit[1]
     result = Walk()
     if isinstance(schema, dict):
         _visit(result, schema, (), (root,), None, -1, False, "", 0)
-    if len(_WALKS) > 64:
-        _WALKS.clear()
-    _WALKS[cache_key] = (schema, result)
     return result
 
 
@@ -268,38 +259,31 @@ def schema_fields(tool: ToolView) -> Iterator[tuple[tuple, Any]]:
                         yield ("semantic_rules", i, part), value
 
 
-def _walk_field(path: tuple, schema: Any) -> Walk:
-    return walk(schema, "result" if path[0] == "output_schema" else "args")
-
-
-_LAST_FIELDS: list = [None, None, None, None]  # tool, its input_schema, its output_schema, _field_walks(tool)
-
-
 def _field_walks(tool: ToolView) -> list[tuple[tuple, Any, Walk]]:
-    """schema_fields(tool), each with its walk. Five rules ask in a row for the same tool: the
-    answer is kept for the last tool without semantic rules (so its two schemas say whether it
-    still holds), as walks are kept for the schemas they walk."""
+    """schema_fields(tool), each with its walk, once per tool (five rules ask for them)."""
+    return context(tool).field_walks()
+
+
+def field_walks(ctx: ToolContext) -> list[tuple[tuple, Any, Walk]]:
+    """schema_fields(ctx.tool), each with its walk (made by the tool's context)."""
+    tool = ctx.tool
     data = tool.data
     if "semantic_rules" in data:
-        return [(path, value, _walk_field(path, value)) for path, value in schema_fields(tool)]
+        return [(path, value, ctx.walk(value, "result" if path[0] == "output_schema" else "args"))
+                for path, value in schema_fields(tool)]
     inputs, outputs = data.get("input_schema"), data.get("output_schema")
-    last = _LAST_FIELDS
-    if last[0] is tool and last[1] is inputs and last[2] is outputs:
-        return last[3]
     found = []
     if isinstance(inputs, (dict, bool)):
-        found.append((("input_schema",), inputs, walk(inputs, "args")))
+        found.append((("input_schema",), inputs, ctx.walk(inputs, "args")))
     if isinstance(outputs, (dict, bool)):
         # only TC407, TC408, TC410 and TC412 look at output_schema, and only at subschemas with
         # these keywords: a schema that has none of them anywhere needs no walk
         plain = isinstance(outputs, bool) or not _mentions(outputs, _OUTPUT_MARKS, 0)
-        found.append((("output_schema",), outputs, _NO_NODES if plain else walk(outputs, "result")))
-    last[:] = tool, inputs, outputs, found
+        found.append((("output_schema",), outputs, Walk() if plain else ctx.walk(outputs, "result")))
     return found
 
 
 _OUTPUT_MARKS = frozenset(("$ref", "$dynamicRef", "pattern", "patternProperties", "$schema"))
-_NO_NODES = Walk()  # what walk() gives for a schema without subschemas; never changed
 
 
 def _mentions(value: Any, keys: frozenset[str], depth: int) -> bool:
@@ -508,24 +492,8 @@ def _schema_error_message(error: SchemaError) -> str:
     return message if len(message) <= 240 else f"{message[:180]} ... {message[-50:]}"
 
 
-_META: dict[int, tuple[Any, list[SchemaError]]] = {}
-
-
-def _meta_errors(schema: Any) -> list[SchemaError]:
-    """metaschema_errors, once per schema object: TC401 and TC406 both ask about input_schema.
-    Cached by identity, as walks are (a schema is never changed while its tool is linted)."""
-    hit = _META.get(id(schema))
-    if hit is not None and hit[0] is schema:
-        return hit[1]
-    errors = metaschema_errors(schema)
-    if len(_META) > 64:
-        _META.clear()
-    _META[id(schema)] = (schema, errors)
-    return errors
-
-
-def _meta_hits(path: tuple, schema: Any, what: str) -> Iterator[Hit]:
-    for error in _meta_errors(schema):
+def _meta_hits(ctx: ToolContext, path: tuple, schema: Any, what: str) -> Iterator[Hit]:
+    for error in ctx.meta_errors(schema):
         where = _where(error.path)
         yield Hit((*path, *error.path), f"{what} is not valid JSON Schema 2020-12 at {where}: "
                   f"{_schema_error_message(error)}")
@@ -572,7 +540,7 @@ input_schema:
 def schema_invalid(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
     if isinstance(schema, (dict, bool)):
-        yield from _meta_hits(("input_schema",), schema, "input_schema")
+        yield from _meta_hits(context(tool), ("input_schema",), schema, "input_schema")
 
 
 @rule(
@@ -646,7 +614,7 @@ def additional_properties_open(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     for index, node in enumerate(w.nodes):
         s = node.schema
         kind = s.get("type")
@@ -699,7 +667,7 @@ def property_undocumented(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     for node, name, sub in _declared_properties(w):
         if not isinstance(sub, dict):
             continue
@@ -739,7 +707,7 @@ def required_undefined(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     defined: _Definitions | None = None  # built only when a name is not defined next to it
     for path, value, sw in _field_walks(tool):
         if path[0] == "output_schema":
@@ -887,9 +855,10 @@ def example_invalid(tool: ToolView) -> Iterator[Hit]:
     examples, schema = tool.get("examples"), tool.get("input_schema")
     if not isinstance(examples, list) or not examples or not isinstance(schema, (dict, bool)):
         return
-    if _meta_errors(schema):
+    ctx = context(tool)
+    if ctx.meta_errors(schema):
         return  # TC401
-    if _examples_accepted(schema, examples):
+    if _examples_accepted(ctx, schema, examples):
         return  # every example is certainly valid: no need to compile the schema
     try:
         validator = compile_validator(schema)
@@ -908,10 +877,10 @@ def example_invalid(tool: ToolView) -> Iterator[Hit]:
             yield Hit(("examples", i), f"example {i + 1} fails input_schema at {where}: {message}{note}")
 
 
-def _examples_accepted(schema: Any, examples: list) -> bool:
+def _examples_accepted(ctx: ToolContext, schema: Any, examples: list) -> bool:
     """Whether schema_tools.accepts vouches for every example (`schema` is metaschema-valid)."""
     if isinstance(schema, dict):
-        w = walk(schema)
+        w = ctx.walk(schema)
         if w._patterns_linear is None:
             w._patterns_linear = _patterns_linear(w, schema)
         if not w._patterns_linear:
@@ -1065,7 +1034,7 @@ def output_schema_invalid(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("output_schema")
     if not isinstance(schema, (dict, bool)):
         return
-    errors = list(_meta_hits(("output_schema",), schema, "output_schema"))
+    errors = list(_meta_hits(context(tool), ("output_schema",), schema, "output_schema"))
     yield from errors
     if isinstance(schema, bool):
         yield Hit(("output_schema",), f"output_schema is `{str(schema).lower()}`: write `type: object` with "
@@ -1155,7 +1124,7 @@ def property_untyped(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
-    for node, name, sub in _declared_properties(walk(schema)):
+    for node, name, sub in _declared_properties(context(tool).walk(schema)):
         if sub is True or (isinstance(sub, dict) and "type" not in sub and not _typed(sub)):
             yield Hit(("input_schema", *node.path, "properties", name),
                       f"property {_q(name)} has no type: it accepts any value (give it `type`, `enum` or `const`)",
@@ -1366,7 +1335,7 @@ def semantic_rule_invalid(tool: ToolView) -> Iterator[Hit]:
         for part in ("if", "then", "else"):
             value = entry.get(part)
             if isinstance(value, (dict, bool)):
-                yield from _meta_hits((*at, part), value, f"{label}'s `{part}`")
+                yield from _meta_hits(context(tool), (*at, part), value, f"{label}'s `{part}`")
 
 
 # ------------------------------------------------------------ defaults (TC414, TC415)
@@ -1519,7 +1488,7 @@ def default_invalid(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     checked = [i for i, node in enumerate(w.nodes) if "default" in node.schema and not node.conditional]
     if not checked or w.truncated:
         return
@@ -1571,7 +1540,7 @@ def required_with_default(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     if "required" not in w.marks:
         return
     for node in w.having("required"):
@@ -1811,7 +1780,7 @@ def requirement_in_prose(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     if "properties" not in w.marks:
         return
     groups: dict[tuple, list[Node]] | None = None

@@ -18,7 +18,7 @@ from toolcontract.lint.rules.portability import (
     _s,
     anthropic_strict_counts,
 )
-from toolcontract.lint.rules.schema import walk
+from toolcontract.lint.context import context
 from toolcontract.model import Severity
 
 # Bytes of a tool's model view (see `model_view`) per token, measured with real tokenizers
@@ -176,7 +176,7 @@ def toolset_over_limit(ctx: ListContext) -> Iterator[tuple[ToolView | None, Hit]
             for tool in strict:
                 schema = tool.get("input_schema")
                 if isinstance(schema, dict):
-                    more_optional, more_unions = anthropic_strict_counts(walk(schema))
+                    more_optional, more_unions = anthropic_strict_counts(context(tool).walk(schema))
                     optional += more_optional
                     unions += more_unions
             if optional > ANTHROPIC_MAX_OPTIONAL:
