@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from toolcontract.core.schema import LIST, MAP, ONE
 from toolcontract.descriptor import ToolView
 from toolcontract.security.records import Record
 
@@ -36,12 +37,12 @@ _STRUCTURE = frozenset((
     "format", "contentEncoding", "contentMediaType",
 ))
 _JSON_TYPES = frozenset(("array", "boolean", "integer", "null", "number", "object", "string"))
-_ONE = frozenset((
-    "additionalProperties", "unevaluatedProperties", "propertyNames", "items", "additionalItems",
-    "unevaluatedItems", "contains", "contentSchema", "not", "if", "then", "else",
-))
-_MAP = frozenset(("properties", "patternProperties", "$defs", "definitions", "dependentSchemas"))
-_LIST = frozenset(("allOf", "anyOf", "oneOf", "prefixItems"))
+# the subschema keywords (core.schema's table). The walks below are their own, not core.schema.walk:
+# they visit every string of a descriptor (keys and values, inside and outside subschemas) with
+# the role each key gives it, which a walk of the subschemas alone does not see
+_ONE = frozenset(ONE)
+_MAP = frozenset(MAP)
+_LIST = frozenset(LIST)
 _MAX_DEPTH = 200
 
 

@@ -16,6 +16,18 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
+from toolcontract.core.schema import SUBSCHEMA_KEYWORDS
+from toolcontract.core.limits import (
+    ANTHROPIC_MAX_OPTIONAL,
+    ANTHROPIC_MAX_UNIONS,
+    OPENAI_LARGE_ENUM,
+    OPENAI_LARGE_ENUM_CHARS,
+    OPENAI_MAX_DEPTH,
+    OPENAI_MAX_ENUM_VALUES,
+    OPENAI_MAX_PROPERTIES,
+    OPENAI_MAX_STRING_BUDGET,
+    STRICT_FORMATS,
+)
 from toolcontract.descriptor import ToolView
 from toolcontract.lint.context import context
 from toolcontract.lint.engine import Bad, Good, Hit, rule
@@ -415,12 +427,7 @@ def strict_keyword_unsupported(tool: ToolView, surfaces: tuple[str, ...]) -> Ite
                       "the referenced schema", anchor="key")
 
 
-_STRICT_FORMATS = {
-    "openai-strict": frozenset(("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")),
-    "anthropic-strict": frozenset((
-        "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid",
-    )),
-}
+_STRICT_FORMATS = STRICT_FORMATS  # the limits module's (convert reads the same)
 
 
 def pattern_feature(pattern: str) -> str | None:
@@ -567,15 +574,6 @@ def strict_recursion(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]
                       f"schema that contains it: {_names(surfaces)} refuse{_s(surfaces)} recursive schemas")
 
 
-# OpenAI strict limits (OA-SO) and Anthropic strict limits (AN-SO)
-OPENAI_MAX_PROPERTIES = 5000
-OPENAI_MAX_DEPTH = 10
-OPENAI_MAX_ENUM_VALUES = 1000
-OPENAI_MAX_STRING_BUDGET = 120_000
-OPENAI_LARGE_ENUM = 250
-OPENAI_LARGE_ENUM_CHARS = 15_000
-ANTHROPIC_MAX_OPTIONAL = 24
-ANTHROPIC_MAX_UNIONS = 16
 
 
 def _openai_limits(w: Walk) -> Iterator[Hit]:
@@ -863,11 +861,7 @@ def gemini_keyword_unsupported(tool: ToolView, surfaces: tuple[str, ...]) -> Ite
 
 
 # every keyword the walker descends into: a refused one hides what lies under it
-_WALKED = frozenset((
-    "not", "if", "then", "else", "additionalProperties", "unevaluatedProperties", "propertyNames", "items",
-    "additionalItems", "unevaluatedItems", "contains", "contentSchema", "properties", "patternProperties",
-    "dependentSchemas", "$defs", "definitions", "allOf", "anyOf", "oneOf", "prefixItems",
-))
+_WALKED = SUBSCHEMA_KEYWORDS
 # the walked keywords outside Gemini's `parameters` subset (TC512 reports them)
 _GEMINI_REFUSED_WALKED = frozenset(k for k in _WALKED if k not in _GEMINI_KEYWORDS)
 

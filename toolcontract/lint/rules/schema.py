@@ -13,6 +13,7 @@ import re
 from itertools import repeat
 from typing import Any, Iterator, NamedTuple
 
+from toolcontract.core.schema import CONDITIONS, IN_PLACE, KEYWORDS
 from toolcontract.descriptor import ToolView
 from toolcontract.lint.context import ToolContext, context
 from toolcontract.lint.engine import Bad, Good, Hit, rule
@@ -40,20 +41,8 @@ KNOWN_DIALECTS = {
     "json-schema.org/draft/2020-12/schema": "2020-12",
 }
 
-# How a subschema applies. In-place applicators and conditions apply to the same
-# instance as their parent; every other schema keyword applies to a new one.
-IN_PLACE = frozenset(("allOf", "anyOf", "oneOf", "then", "else", "dependentSchemas"))
-CONDITIONS = frozenset(("if", "not"))
-# keyword -> (form, token of the instance location its subschemas apply to; None: the same instance)
-_KEYWORDS: dict[str, tuple[str, str | None]] = {
-    "not": ("one", None), "if": ("one", None), "then": ("one", None), "else": ("one", None),
-    "additionalProperties": ("one", "*"), "unevaluatedProperties": ("one", "*"),
-    "propertyNames": ("one", "~name"), "items": ("one", "[]"), "additionalItems": ("one", "[]"),
-    "unevaluatedItems": ("one", "[]"), "contains": ("one", "[]"), "contentSchema": ("one", "~content"),
-    "properties": ("map", "properties"), "patternProperties": ("map", "patternProperties"),
-    "dependentSchemas": ("map", None), "$defs": ("map", "$defs"), "definitions": ("map", "$defs"),
-    "allOf": ("list", None), "anyOf": ("list", None), "oneOf": ("list", None), "prefixItems": ("list", "[i]"),
-}
+# which keywords hold subschemas, how they apply and to what instance location: core.schema's table
+_KEYWORDS = KEYWORDS
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 
 
@@ -152,6 +141,11 @@ _PLAIN_LEAF = _KNOWN_KEYWORDS - _NOT_LEAF
 
 def walk(schema: Any, root: str = "args") -> Walk:
     """Every subschema of `schema` once, with its instance location and base URI.
+
+    Built on core.schema's keyword table, not its walker: the rules need more per node than
+    (node, schema path, instance location) — the base URI of `$id` resources, anchors, whether
+    a node is under a condition, its parent, and the nodes that carry the keywords rules look
+    for (`marks`) — all gathered in the one pass, with a shortcut for leaf subschemas.
 
     `$ref`s are not followed, so a cyclic `$ref` cannot loop. A rule asks its tool's context
     (`context(tool).walk(schema)`), which walks each schema of the tool once for every rule.

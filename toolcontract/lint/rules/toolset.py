@@ -12,12 +12,14 @@ from typing import Any, Iterator
 
 from toolcontract.descriptor import ToolView, model_description
 from toolcontract.lint.engine import Bad, Good, Hit, ListContext, rule
-from toolcontract.lint.rules.portability import (
+from toolcontract.core.limits import (
     ANTHROPIC_MAX_OPTIONAL,
+    ANTHROPIC_MAX_STRICT_TOOLS,
     ANTHROPIC_MAX_UNIONS,
-    _s,
-    anthropic_strict_counts,
+    GEMINI_MAX_DECLARATIONS,
+    OPENAI_MAX_TOOLS,
 )
+from toolcontract.lint.rules.portability import _s, anthropic_strict_counts
 from toolcontract.lint.context import context
 from toolcontract.model import Severity
 
@@ -91,11 +93,6 @@ def _label(tool: ToolView, index: int) -> str:
 
 # ------------------------------------------------------------------ TC516
 
-# Hard limits on one request's tools: OpenAI's `tools` array (400 array_above_max_length, observed
-# through GPT-5.1), Gemini's function declarations (GM-SDK), Anthropic's strict tools (AN-SO)
-OPENAI_MAX_TOOLS = 128
-GEMINI_MAX_DECLARATIONS = 512
-ANTHROPIC_MAX_STRICT_TOOLS = 20
 
 
 def _written_strict(tool: ToolView) -> bool | None:
