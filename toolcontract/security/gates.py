@@ -98,20 +98,15 @@ def compile_filter(alternatives: tuple[tuple[str, ...], ...]) -> Filter:
 
 # requirements recur across filters (a list of verbs in each alternative of one): each is
 # compiled once, and its expressions shared
-_REQUIREMENTS: dict[str, tuple[frozenset, tuple, tuple]] = {}
-
-
+@functools.cache
 def _requirement(requirement: str) -> tuple[frozenset, tuple, tuple]:
-    compiled = _REQUIREMENTS.get(requirement)
-    if compiled is None:
-        atoms = requirement.split()
-        words = [a for a in atoms if a.isalpha() and a.islower()]
-        others = [a for a in atoms if not (a.isalpha() and a.islower())]
-        patterns = tuple(Lazy(a[3:]) for a in others if a.startswith("re:"))
-        strings = tuple(a[1:] if a.startswith("=") else a for a in others if not a.startswith("re:"))
-        assert all(s == s.lower() for s in strings), requirement
-        compiled = _REQUIREMENTS[requirement] = (frozenset(" ".join(words).encode("ascii").split()), strings, patterns)
-    return compiled
+    atoms = requirement.split()
+    words = [a for a in atoms if a.isalpha() and a.islower()]
+    others = [a for a in atoms if not (a.isalpha() and a.islower())]
+    patterns = tuple(Lazy(a[3:]) for a in others if a.startswith("re:"))
+    strings = tuple(a[1:] if a.startswith("=") else a for a in others if not a.startswith("re:"))
+    assert all(s == s.lower() for s in strings), requirement
+    return frozenset(" ".join(words).encode("ascii").split()), strings, patterns
 
 
 def filter_words(needs: Filter) -> frozenset:

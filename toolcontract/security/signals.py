@@ -326,18 +326,13 @@ FILTERS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("stored cached kept synced saved backed mirrored logged", "remotely externally offsite off"),
     ),
 }
-_NEEDS: dict[str, tuple] = {}  # FILTERS compiled, each when first used
-
-
+@functools.cache
 def _needs_of(id: str) -> tuple:
     """A signal's filter compiled (gates.compile_filter), on first use: importing the rules
     builds none, and a run compiles only those of the signals whose gates some text opens."""
-    needs = _NEEDS.get(id)
-    if needs is None:
-        from toolcontract.security.gates import compile_filter
+    from toolcontract.security.gates import compile_filter
 
-        needs = _NEEDS[id] = compile_filter(FILTERS[id]) if id in FILTERS else ()
-    return needs
+    return compile_filter(FILTERS[id]) if id in FILTERS else ()
 
 
 def _compiled_needs() -> dict[str, tuple]:

@@ -1554,23 +1554,21 @@ def required_with_default(tool: ToolView) -> Iterator[Hit]:
 # ------------------------------------------------------ parameter types across a list (TC416)
 
 
-_TYPE_SETS: dict[str, frozenset[str]] = {}  # _type_set of a single type name, once per name
-
-
 def _type_set(kind: Any) -> frozenset[str] | None:
     """A `type` as a set of JSON type names, spelled as JSON Schema does (`float` is number) and with
     `null` left out unless it is the only one (an optional-or-null parameter is the same parameter)."""
     if kind.__class__ is str:
-        found = _TYPE_SETS.get(kind)
-        if found is None:
-            if len(_TYPE_SETS) > 256:
-                _TYPE_SETS.clear()
-            found = _TYPE_SETS[kind] = frozenset((_TYPE_NAMES.get(kind.lower(), kind.lower()),))
-        return found
+        return _single_type_set(kind)
     elif not isinstance(kind, list) or not kind or not all(isinstance(k, str) for k in kind):
         return None
     names = frozenset(_TYPE_NAMES.get(k.lower(), k.lower()) for k in kind)
     return (names - {"null"}) or names
+
+
+@functools.lru_cache(maxsize=256)
+def _single_type_set(kind: str) -> frozenset[str]:
+    """_type_set of a single type name, once per name."""
+    return frozenset((_TYPE_NAMES.get(kind.lower(), kind.lower()),))
 
 
 def _type_label(kinds: frozenset[str]) -> str:
