@@ -1,7 +1,8 @@
 """One pass over a tool's model-facing strings for all TC6 text rules.
 
-Each distinct string is analysed once (memoised on the text and its kind: the same
-property description recurs across tools and versions), cheapest tests first: an ASCII
+Each distinct string is analysed once per run (memoised on the text and its kind in the
+caller's ScanRun: the same property description recurs across tools and versions), cheapest
+tests first: an ASCII
 string cannot hide characters or mix scripts, and a pattern runs only when the text
 opens its gate (see `gates`). A tool keeps only the strings with something to report,
 so each rule reads a short list, and a clean string never becomes an object.
