@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from conftest import corpus_dir, examples
 from toolcontract.descriptor import ToolView
+from toolcontract.lint.context import context
 from toolcontract.lint.rules import schema as rules
 from toolcontract.schema_tools import (
     _META_FLAT,
@@ -252,8 +253,7 @@ def _example_hits(schema: object, examples: list) -> list:
 def test_example_invalid_is_the_same_without_the_shortcut(schema: dict, examples: list, monkeypatch_session) -> None:
     fast = _example_hits(schema, examples)
     with monkeypatch_session.context() as patch:
-        patch.setattr(rules, "_examples_accepted", lambda schema, examples: False)
-        rules._META.clear()
+        patch.setattr(rules, "_examples_accepted", lambda ctx, schema, examples: False)
         slow = _example_hits(schema, examples)
     assert fast == slow
 
@@ -275,8 +275,9 @@ def test_the_shortcut_is_taken_for_the_bench_shape() -> None:
         },
     }
     example = {"account_id": "acct_5521", "limit": 20, "locale": "en"}
-    assert rules._examples_accepted(schema, [example])
-    assert not rules._examples_accepted(schema, [{**example, "limit": 0}])
+    ctx = context(ToolView({"input_schema": schema}, None, ""))  # type: ignore[arg-type]
+    assert rules._examples_accepted(ctx, schema, [example])
+    assert not rules._examples_accepted(ctx, schema, [{**example, "limit": 0}])
     assert _example_hits(schema, [{**example, "limit": 0}]) != []
 
 
@@ -407,7 +408,7 @@ def test_is_valid_schema_takes_only_valid_from_the_merged_metaschema() -> None:
 @settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schema=st.one_of(SCHEMAS, OBJECT_SCHEMAS, ANY_KEYWORD_VALUES))
 def test_walk_marks_and_index_are_a_scan_of_the_nodes(schema: dict) -> None:
-    w = rules._WALKS.clear() or rules.walk(schema)
+    w = rules.walk(schema)
     for keyword in rules._MARKED:
         assert w.having(keyword) == [n for n in w.nodes if keyword in n.schema], keyword
     assert w.having("$ref", "pattern") == [n for n in w.nodes if "$ref" in n.schema or "pattern" in n.schema]
@@ -493,21 +494,26 @@ def test_declared_properties_skip_refinements() -> None:
     assert rules._declared_properties(w) == _declared_by_scan(w)
 
 
-def test_field_walks_follow_the_tool() -> None:
-    first = {"type": "object"}
-    tool = ToolView({"input_schema": first, "output_schema": True}, None, "")  # type: ignore[arg-type]
+def _tool(data: dict) -> ToolView:
+    return ToolView(data, None, "")  # type: ignore[arg-type]
+
+
+def test_field_walks_are_the_tools_schemas_walked_once_by_its_context() -> None:
+    tool = _tool({"input_schema": {"type": "object"}, "output_schema": True})
     assert [(p, s) for p, s, _ in rules._field_walks(tool)] == list(rules.schema_fields(tool))
     second = {"type": "object", "properties": {"a": {"$ref": "#/nowhere"}}}
-    tool.data["input_schema"] = second  # a different schema: not the kept answer
+    tool = _tool({"input_schema": second, "output_schema": True})
     assert [(p, s) for p, s, _ in rules._field_walks(tool)] == list(rules.schema_fields(tool))
-    assert rules._field_walks(tool)[0][2] is rules.walk(second)
-    tool.data["output_schema"] = {"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}, "$defs": {"a": {}}}
-    assert rules._field_walks(tool)[1][2] is rules.walk(tool.data["output_schema"], "result")
-    tool.data["output_schema"] = {"type": "object", "properties": {"a": {"enum": [{"pattern": 1}]}}}
-    assert rules._field_walks(tool)[1][2] is not rules._NO_NODES  # data counts too: the test is conservative
-    tool.data["output_schema"] = {"type": "object", "properties": {"a": {"type": "string"}}}
-    assert rules._field_walks(tool)[1][2] is rules._NO_NODES
-    tool.data["semantic_rules"] = [{"if": {"required": ["a"]}, "then": False}]
+    assert rules._field_walks(tool)[0][2] is context(tool).walk(second)  # one walk for every rule
+    assert [n.path for n in context(tool).walk(second).nodes] == [n.path for n in rules.walk(second).nodes]
+    output = {"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}, "$defs": {"a": {}}}
+    tool = _tool({"input_schema": second, "output_schema": output})
+    assert rules._field_walks(tool)[1][2] is context(tool).walk(output, "result")
+    tool = _tool({"output_schema": {"type": "object", "properties": {"a": {"enum": [{"pattern": 1}]}}}})
+    assert rules._field_walks(tool)[0][2].nodes  # data counts too: the test is conservative
+    tool = _tool({"output_schema": {"type": "object", "properties": {"a": {"type": "string"}}}})
+    assert rules._field_walks(tool)[0][2].nodes == []  # no keyword a rule reads: no walk
+    tool = _tool({"input_schema": second, "semantic_rules": [{"if": {"required": ["a"]}, "then": False}]})
     assert [(p, s) for p, s, _ in rules._field_walks(tool)] == list(rules.schema_fields(tool))
 
 

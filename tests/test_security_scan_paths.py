@@ -214,8 +214,10 @@ def test_recurring_strings_are_read_in_place(strings, budget):
         expected = _plain_scan(lint_files([document], Selection(select=("TC000",))).tool_views)
         clear_caches()
         tools = lint_files([document], Selection(select=("TC000",))).tool_views
-        got = [([(f.surface.path, f.text, f.kind, f.surface.anchor, f.report) for f in scan.reports(tool)],
-                scan.stopped_here(tool) is not None) for tool in tools]
+        run = scan.ScanRun()
+        reads = [(tool, scan.scan_tool(tool, run)) for tool in tools]
+        got = [([(f.surface.path, f.text, f.kind, f.surface.anchor, f.report) for f in read.found],
+                read.stopped_here(tool) is not None) for tool, read in reads]
         assert got == [(row[0], row[1]) for row in expected]
     finally:
         scan.MAX_FINDINGS, scan.MAX_CHARACTERS = saved

@@ -66,6 +66,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from toolcontract.core import limits
 from toolcontract.descriptor import CONTRACT_FIELDS, ToolView, model_description
 from toolcontract.model import Effect
 from toolcontract.sources.document import Document
@@ -386,13 +387,9 @@ def _write_mcp(tool: _Tool) -> dict[str, Any]:
 # --------------------------------------------------------------- OpenAI
 
 
-_STRICT_KEYWORDS = frozenset((
-    "type", "properties", "required", "additionalProperties", "items", "enum", "anyOf", "$defs", "definitions",
-    "$ref", "description", "title", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
-    "exclusiveMaximum", "multipleOf", "minItems", "maxItems",
-))
-_STRICT_TYPES = frozenset(("string", "number", "integer", "boolean", "object", "array", "null"))
-_STRICT_FORMATS = frozenset(("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"))
+_STRICT_KEYWORDS = limits.OPENAI_STRICT_KEYWORDS
+_STRICT_TYPES = limits.STRICT_TYPES
+_STRICT_FORMATS = limits.STRICT_FORMATS["openai-strict"]
 
 
 def openai_strict_compatible(schema: Any) -> bool:
@@ -402,10 +399,12 @@ def openai_strict_compatible(schema: Any) -> bool:
     10 levels of nesting, 5,000 properties and 1,000 enum values. Any doubt is False."""
     if not isinstance(schema, dict) or schema.get("type") != "object" or "anyOf" in schema:
         return False
-    budget = {"properties": 5000, "enum": 1000}
+    budget = {"properties": limits.OPENAI_MAX_PROPERTIES, "enum": limits.OPENAI_MAX_ENUM_VALUES}
 
+    # not core.schema.walk: the walk stops at the first doubt, and a subschema strict mode does
+    # not allow (under `not`, `oneOf`, ...) is refused by the keyword allow-list before it is reached
     def ok(node: Any, depth: int) -> bool:
-        if not isinstance(node, dict) or depth > 10 or not set(node) <= _STRICT_KEYWORDS:
+        if not isinstance(node, dict) or depth > limits.OPENAI_MAX_DEPTH or not set(node) <= _STRICT_KEYWORDS:
             return False
         kinds = node.get("type")
         kinds = [kinds] if isinstance(kinds, str) else kinds

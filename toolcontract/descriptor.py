@@ -36,7 +36,7 @@ class ToolView:
     """
 
     __slots__ = ("data", "document", "pointer", "sources", "format", "raw", "effect_origin", "contracts",
-                 "_description", "__weakref__")
+                 "_description", "context", "__weakref__")
 
     def __init__(self, data: dict[str, Any], document: Document, pointer: str,
                  sources: dict[str, tuple[Document, str]] | None = None, format: str = "native", raw: Any = None,
@@ -50,6 +50,7 @@ class ToolView:
         self.effect_origin = effect_origin
         self.contracts = contracts
         self._description: str | None = None  # model_description, once read (the data does not change)
+        self.context: Any = None  # the lint run's lint.context.ToolContext for this tool (set by the engine)
 
     def __repr__(self) -> str:
         return f"ToolView(name={self.name!r}, document={self.document.path!r}, pointer={self.pointer!r})"

@@ -242,7 +242,11 @@ _TYPES = ("array", "boolean", "integer", "null", "number", "object", "string")
 
 @dataclass
 class _Schemas:
-    """Walks two versions of one schema (input or output) and collects changes."""
+    """Walks two versions of one schema (input or output) and collects changes.
+
+    Not core.schema.walk: this walks two schemas side by side, pairing each keyword's subschemas
+    by name or index (a property removed, a branch added), and what a change means depends on the
+    keyword (a narrowed `items` breaks callers, a narrowed `anyOf` branch may not)."""
 
     root: str  # input_schema | output_schema
     output: bool

@@ -9,7 +9,7 @@ jsonschema-rs does the checks and explains a schema already known to be invalid
 from __future__ import annotations
 
 import functools
-from typing import Any, Iterator
+from typing import Any
 
 from toolcontract import rs_import
 from toolcontract.records import Record
@@ -18,14 +18,6 @@ jsonschema_rs = rs_import.load()
 
 META_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
-# keywords whose value is one subschema / a map of subschemas / a list of subschemas
-SCHEMA_KEYWORDS = (
-    "additionalProperties", "items", "contains", "propertyNames", "not", "if", "then", "else",
-    "unevaluatedItems", "unevaluatedProperties", "contentSchema",
-    "additionalItems",  # draft 2019 and older, still seen in the wild
-)
-SCHEMA_MAP_KEYWORDS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-SCHEMA_LIST_KEYWORDS = ("allOf", "anyOf", "oneOf", "prefixItems")
 
 
 class RemoteRefRefused(Exception):
@@ -478,33 +470,6 @@ _TYPE_CLASSES = {
     "string": (str,), "integer": (int,), "number": (int, float), "object": (dict,), "boolean": (bool,),
     "array": (list,), "null": (type(None),),
 }
-
-
-def walk_schema(schema: Any, path: tuple = (), depth: int = 0) -> Iterator[tuple[tuple, dict]]:
-    """Every subschema (objects only) with its path, the schema itself first.
-
-    Bounded by the loader's nesting limit; a `$ref` is not followed.
-    """
-    if not isinstance(schema, dict) or depth > 200:
-        return
-    yield path, schema
-    for keyword in SCHEMA_KEYWORDS:
-        sub = schema.get(keyword)
-        if isinstance(sub, dict):
-            yield from walk_schema(sub, (*path, keyword), depth + 1)
-        elif keyword in ("items", "additionalItems") and isinstance(sub, list):  # draft-07 tuple form
-            for index, item in enumerate(sub):
-                yield from walk_schema(item, (*path, keyword, index), depth + 1)
-    for keyword in SCHEMA_MAP_KEYWORDS:
-        subs = schema.get(keyword)
-        if isinstance(subs, dict):
-            for name, sub in subs.items():
-                yield from walk_schema(sub, (*path, keyword, name), depth + 1)
-    for keyword in SCHEMA_LIST_KEYWORDS:
-        subs = schema.get(keyword)
-        if isinstance(subs, list):
-            for index, sub in enumerate(subs):
-                yield from walk_schema(sub, (*path, keyword, index), depth + 1)
 
 
 def types_of(schema: dict) -> set[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import AbstractSet, Any, Callable, Iterable, Iterator, Mapping
 
 from toolcontract.descriptor import ToolView
+from toolcontract.lint.context import RunContext, ToolContext
 from toolcontract.model import Finding, Severity
 from toolcontract.records import MutableRecord, Record
 from toolcontract.sources.document import DEFAULT_LIMITS, Document, Limits, LoadError, load_bytes
@@ -431,7 +432,7 @@ class _Plan(MutableRecord):
     """The rules of one lint run, sorted by scope, and how to run them on a list of files."""
 
     __slots__ = ("selection", "rules", "doc_rules", "tool_rules", "list_rules", "set_rules", "input_format",
-                 "overlays", "limits", "walked", "current")
+                 "overlays", "limits", "walked", "current", "run")
 
     def __init__(self, selection: Selection, rules: dict[str, Rule], doc_rules: list[Rule],
                  tool_rules: list[tuple[Rule, tuple[str, ...]]], list_rules: list[tuple[Rule, tuple[str, ...]]],
@@ -449,6 +450,7 @@ class _Plan(MutableRecord):
         self.limits = limits
         self.walked = walked
         self.current = current  # the file being linted (what an InternalError names)
+        self.run = RunContext()  # what the rules of this run share across tools (lint.context)
 
     @classmethod
     def of(cls, selection: Selection, input_format: str | None, overlays, limits: Limits,
@@ -555,6 +557,8 @@ class _Plan(MutableRecord):
                     structure.append(_finding(structure_rule, hit, problem_document, pointer,
                                               _tool_at(read.tools, problem_document, pointer, tool_names),
                                               selection.severity_of(structure_rule, hit)))
+            for tool in tools:
+                tool.context = ToolContext(tool, self.run)
             views.extend(tools)
             checked = tools
             budget = selection.options.get("max-tools-checked", MAX_TOOLS_CHECKED)
@@ -585,6 +589,8 @@ class _Plan(MutableRecord):
                 findings.extend(_once_per_copy(copies, document))
             if tools and self.list_rules:
                 findings.extend(self._list_findings(tools, document))
+            for tool in tools:
+                tool.context = None  # the file is done: its walks and scans go with it
         return Chunk(findings, documents, views, count, unread, skipped)
 
     def _list_findings(self, tools: list[ToolView], document: Document) -> Iterator[Finding]:

@@ -35,14 +35,12 @@ def ascii_control(text: str) -> bool:
 
 def clear_caches() -> None:
     """Forget memoised results (benchmarks measure a cold run; results never go stale)."""
-    from toolcontract.security import gates, regex_safety, scan, signals, surfaces, unicode
+    from toolcontract.security import gates, regex_safety, scan, signals, unicode
 
-    scan.clear()
-    surfaces._CACHE.clear()
+    scan._scorers.cache_clear()
     table = gates._table()
     table._chunks.clear()
     table._lone_starts.clear()
-    signals._OPEN.clear()
     for function in (gates.view, signals.shadowing_score, unicode.hidden_spans, unicode.script_of,
                      regex_safety.backtracking_risk):
         function.cache_clear()

@@ -98,20 +98,15 @@ def compile_filter(alternatives: tuple[tuple[str, ...], ...]) -> Filter:
 
 # requirements recur across filters (a list of verbs in each alternative of one): each is
 # compiled once, and its expressions shared
-_REQUIREMENTS: dict[str, tuple[frozenset, tuple, tuple]] = {}
-
-
+@functools.cache
 def _requirement(requirement: str) -> tuple[frozenset, tuple, tuple]:
-    compiled = _REQUIREMENTS.get(requirement)
-    if compiled is None:
-        atoms = requirement.split()
-        words = [a for a in atoms if a.isalpha() and a.islower()]
-        others = [a for a in atoms if not (a.isalpha() and a.islower())]
-        patterns = tuple(Lazy(a[3:]) for a in others if a.startswith("re:"))
-        strings = tuple(a[1:] if a.startswith("=") else a for a in others if not a.startswith("re:"))
-        assert all(s == s.lower() for s in strings), requirement
-        compiled = _REQUIREMENTS[requirement] = (frozenset(" ".join(words).encode("ascii").split()), strings, patterns)
-    return compiled
+    atoms = requirement.split()
+    words = [a for a in atoms if a.isalpha() and a.islower()]
+    others = [a for a in atoms if not (a.isalpha() and a.islower())]
+    patterns = tuple(Lazy(a[3:]) for a in others if a.startswith("re:"))
+    strings = tuple(a[1:] if a.startswith("=") else a for a in others if not a.startswith("re:"))
+    assert all(s == s.lower() for s in strings), requirement
+    return frozenset(" ".join(words).encode("ascii").split()), strings, patterns
 
 
 def filter_words(needs: Filter) -> frozenset:
@@ -320,17 +315,13 @@ def _encoded(words: Iterable[str]) -> list[bytes]:
     return " ".join(words).encode("ascii").split()
 
 
-_TABLE: GateTable | None = None
-
-
+@functools.cache
 def _table() -> GateTable:
-    global _TABLE
-    if _TABLE is None:
-        from toolcontract.security import payloads, secrets, signals
+    """The gates of every signal, payload and secret, built once, on first use."""
+    from toolcontract.security import payloads, secrets, signals
 
-        _TABLE = GateTable({**signals.GATES, **payloads.GATES, **secrets.GATES},
-                           words_of_filters((*signals.FILTERS.values(), *payloads.FILTERS.values())))
-    return _TABLE
+    return GateTable({**signals.GATES, **payloads.GATES, **secrets.GATES},
+                     words_of_filters((*signals.FILTERS.values(), *payloads.FILTERS.values())))
 
 
 # the only characters that a case-insensitive match of an ASCII letter accepts besides the
@@ -357,7 +348,7 @@ def view(text: str) -> View:
 
         normal, where = normalized(text)
     low = normal.lower()
-    opened, words = (_TABLE or _table()).open(low)
+    opened, words = _table().open(low)
     if not normal.isascii() and _NOT_LOWER_SAFE.pattern.search(normal) is not None:
         return View(normal, where, opened, None, words)
     return View(normal, where, opened, low, words)
@@ -367,7 +358,7 @@ def plain_view(text: str) -> View:
     """view() of an ASCII text without control characters (the caller knows it is one), not
     memoised: the scan reads each new string once and hands its view to every scorer."""
     low = text.lower()
-    opened, words = (_TABLE or _table()).open(low)
+    opened, words = _table().open(low)
     return View(text, None, opened, low, words)
 
 
@@ -375,5 +366,5 @@ def plain_view_if_open(text: str) -> View | None:
     """plain_view(text) when the text opens a gate, else None (most texts open none: the scan
     then needs no view)."""
     low = text.lower()
-    opened, words = (_TABLE or _table()).open(low)
+    opened, words = _table().open(low)
     return View(text, None, opened, low, words) if opened else None

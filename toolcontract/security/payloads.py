@@ -93,8 +93,7 @@ def payloads_in(view, value: bool) -> tuple[Payload, ...]:
         needs = NEEDS.get(gate)
         if needs and not view.passes(needs):
             continue
-        pattern, text = expression.on(view)
-        m = pattern.search(text)
+        m = expression.pattern.search(view.text)
         if m:
             found.append(Payload(*view.original(m.start(), m.end()), what))
     return tuple(found)

@@ -1,7 +1,8 @@
 """One pass over a tool's model-facing strings for all TC6 text rules.
 
-Each distinct string is analysed once (memoised on the text and its kind: the same
-property description recurs across tools and versions), cheapest tests first: an ASCII
+Each distinct string is analysed once per run (memoised on the text and its kind in the
+caller's ScanRun: the same property description recurs across tools and versions), cheapest
+tests first: an ASCII
 string cannot hide characters or mix scripts, and a pattern runs only when the text
 opens its gate (see `gates`). A tool keeps only the strings with something to report,
 so each rule reads a short list, and a clean string never becomes an object.
@@ -9,8 +10,8 @@ so each rule reads a short list, and a clean string never becomes an object.
 
 from __future__ import annotations
 
+import functools
 import re
-import weakref
 from itertools import filterfalse
 from typing import TYPE_CHECKING, Any
 
@@ -68,31 +69,44 @@ class TextReport(Record):
 
 
 EMPTY = TextReport()
-_REPORTS: dict[str, dict[str, TextReport]] = {kind: {} for kind in KINDS}
 _MAX_MEMO = 50_000
-# the (text, kind) of the strings whose report is EMPTY, the items surfaces.texts returns, so
-# that a tool's strings are sifted in one C-level pass; emptied whenever a memo of _REPORTS is
-_NOTHING: set[tuple[str, str]] = set()
+
+
+class ScanRun:
+    """What one run's scan keeps (made by the caller, one per run, never shared between runs):
+    each distinct string's report per kind (the same property description recurs across tools),
+    the (text, kind) of the strings whose report is EMPTY (the items surfaces.texts returns, so
+    that a tool's strings are sifted in one C-level pass; emptied whenever a memo of `reports`
+    is), and each file's budget by document."""
+
+    __slots__ = ("reports", "nothing", "budgets")
+
+    def __init__(self) -> None:
+        self.reports: dict[str, dict[str, TextReport]] = {kind: {} for kind in KINDS}
+        self.nothing: set[tuple[str, str]] = set()
+        # id(document) -> (document, its budget): the entry holds the document, so its id is not reused
+        self.budgets: dict[int, tuple[Any, _Budget]] = {}
+
+    def remember(self, text: str, kind: str, report: TextReport) -> TextReport:
+        memo = self.reports[kind]
+        if len(memo) > _MAX_MEMO:
+            memo.clear()
+            self.nothing.clear()
+        memo[text] = report
+        if report is EMPTY:
+            self.nothing.add((text, kind))
+        return report
+
+    def budget(self, document: Any) -> "_Budget":
+        entry = self.budgets.get(id(document))
+        if entry is None:
+            entry = self.budgets[id(document)] = (document, _Budget())
+        return entry[1]
 
 
 def analyse(text: str, kind: str) -> TextReport:
     """What a string of this kind (see surfaces) has to report; EMPTY for most."""
-    memo = _REPORTS[kind]
-    report = memo.get(text)
-    if report is None:
-        report = _remember(text, kind, _read(text, kind)[0])
-    return report
-
-
-def _remember(text: str, kind: str, report: TextReport) -> TextReport:
-    memo = _REPORTS[kind]
-    if len(memo) > _MAX_MEMO:
-        memo.clear()
-        _NOTHING.clear()
-    memo[text] = report
-    if report is EMPTY:
-        _NOTHING.add((text, kind))
-    return report
+    return _read(text, kind)[0]
 
 
 def _read(text: str, kind: str) -> tuple[TextReport, int]:
@@ -178,17 +192,10 @@ def _scored(text: str, kind: str, view: gates.View, hidden: tuple, confusion: Co
 
 
 # the gates a text opens -> which scorers run (texts share their few gates)
-_SCORERS: dict[frozenset, tuple[bool, bool, bool, bool, bool]] = {}
-
-
+@functools.lru_cache(maxsize=512)
 def _scorers(opened: frozenset) -> tuple[bool, bool, bool, bool, bool]:
-    scorers = _SCORERS.get(opened)
-    if scorers is None:
-        if len(_SCORERS) > 512:
-            _SCORERS.clear()
-        scorers = _SCORERS[opened] = tuple(not opened.isdisjoint(ids) for ids in (
-            _INJECTION_IDS, _EXFILTRATION_IDS, SECRET_GATES, PAYLOAD_GATES, _SHADOWING_IDS))
-    return scorers
+    return tuple(not opened.isdisjoint(ids) for ids in (  # type: ignore[return-value]
+        _INJECTION_IDS, _EXFILTRATION_IDS, SECRET_GATES, PAYLOAD_GATES, _SHADOWING_IDS))
 
 
 _INJECTION_IDS = signals.INJECTION_IDS
@@ -202,43 +209,10 @@ class _Budget:
     def __init__(self) -> None:
         self.findings = 0
         self.characters = 0
-        self.stopped_at: weakref.ref | None = None  # the first tool whose strings were not all read
+        self.stopped_at: ToolView | None = None  # the first tool whose strings were not all read
 
     def stopped_on(self, tool: ToolView) -> bool:
-        return self.stopped_at is not None and self.stopped_at() is tool
-
-
-# per tool and per document, for as long as the tool or document lives: each TC6 rule asks
-# for the same tool's reports, in any order and any selection of rules. Keyed by id() with a
-# weak reference (a WeakKeyDictionary makes a reference at every look-up), an entry goes
-# when its object does. Few objects an entry: they live long, and the more such objects a
-# run makes, the sooner the garbage collector walks the whole heap.
-class _Entry(weakref.ref):
-    """A weak reference to a tool (or a document) that carries what the scan found for it (or
-    the document's budget), and drops itself from its table when its object goes. Made as
-    `_Entry(target, _forget)` and then given its fields (no Python-level constructor: one is
-    made for every tool and document)."""
-
-    __slots__ = ("table", "key", "found", "budget")
-
-
-def _forget(entry: _Entry) -> None:
-    if entry.table.get(entry.key) is entry:
-        del entry.table[entry.key]
-
-
-_TOOLS: dict[int, _Entry] = {}
-_BUDGETS: dict[int, _Entry] = {}
-
-
-def _budget(tool: ToolView) -> _Budget:
-    document = tool.document
-    key = id(document)
-    entry = _BUDGETS.get(key)
-    if entry is None or entry() is not document:
-        entry = _BUDGETS[key] = _Entry(document, _forget)
-        entry.table, entry.key, entry.found, entry.budget = _BUDGETS, key, (), _Budget()
-    return entry.budget
+        return self.stopped_at is tool
 
 
 class Found:
@@ -274,30 +248,36 @@ class _Paths:
         return self.found
 
 
-# the last tool's entry: the engine runs every rule on one tool before the next
-_LAST: list = [None]
+class ToolScan:
+    """What the scan found in one tool (the strings with something to report) and its file's budget."""
+
+    __slots__ = ("found", "budget")
+
+    def __init__(self, found: tuple[Found, ...], budget: _Budget):
+        self.found, self.budget = found, budget
+
+    def stopped_here(self, tool: ToolView) -> _Budget | None:
+        """The file's budget, when this is the tool where the security rules stopped reading."""
+        return self.budget if self.budget.stopped_on(tool) else None
 
 
-def _scan(tool: ToolView) -> _Entry:
-    """The tool's entry (what was found, the file's budget), made once per tool."""
-    key = id(tool)
-    entry = _TOOLS.get(key)
-    if entry is not None and entry() is tool:
-        _LAST[0] = entry
-        return entry
+def scan_tool(tool: ToolView, run: ScanRun) -> ToolScan:
+    """Read the tool's strings, against its file's budget in `run`; once per tool (the caller
+    keeps the answer: lint.context.ToolContext.scan)."""
     found: list[Found] = []
-    budget = _budget(tool)
+    budget = run.budget(tool.document)
     findings, characters = budget.findings, budget.characters
     strings = texts(tool.data)  # runs for every string of every tool
     # Most strings were read before and have nothing to report: find the others in C (a string
     # whose report is EMPTY changes nothing below, budget included) and read only those. Each
     # is found again in `strings` from just after the last one: the first match there is it,
     # as an equal string before it would be one of the others too.
-    others = list(filterfalse(_NOTHING.__contains__, strings))
+    nothing = run.nothing
+    others = list(filterfalse(nothing.__contains__, strings))
     stopped = False
     last = -1  # the last string read
     if others:
-        memos = _REPORTS
+        memos = run.reports
         paths = None
         for pair in others:
             if findings >= MAX_FINDINGS or characters >= MAX_CHARACTERS:
@@ -308,10 +288,10 @@ def _scan(tool: ToolView) -> _Entry:
             report = memos[kind].get(text)
             if report is None:  # only text read for the first time costs
                 report, cost = _read(text, kind)
-                _remember(text, kind, report)
+                run.remember(text, kind, report)
                 characters += cost
             elif report is EMPTY:
-                _NOTHING.add(pair)  # in case _NOTHING was emptied since
+                nothing.add(pair)  # in case `nothing` was emptied since
             if report is not EMPTY:
                 findings += report.reported
                 if paths is None:
@@ -321,37 +301,6 @@ def _scan(tool: ToolView) -> _Entry:
     if not stopped and last + 1 < len(strings) and (findings >= MAX_FINDINGS or characters >= MAX_CHARACTERS):
         stopped = True  # the budget ran out with strings left (skipped ones): reading stops at the next
     if stopped and budget.stopped_at is None:
-        budget.stopped_at = weakref.ref(tool)
+        budget.stopped_at = tool
     budget.findings, budget.characters = findings, characters
-    entry = _TOOLS[key] = _LAST[0] = _Entry(tool, _forget)
-    entry.table, entry.key, entry.found, entry.budget = _TOOLS, key, tuple(found) if found else (), budget
-    return entry
-
-
-def reports(tool: ToolView) -> tuple[Found, ...]:
-    """The tool's strings that have something to report, with what (cached per tool)."""
-    entry = _LAST[0]
-    if entry is not None and entry() is tool:  # every rule after the first
-        return entry.found
-    entry = _TOOLS.get(id(tool))  # rule by rule over many tools
-    if entry is not None and entry() is tool:
-        return entry.found
-    return _scan(tool).found
-
-
-def stopped_here(tool: ToolView) -> _Budget | None:
-    """The file's budget, when this is the tool where the security rules stopped reading."""
-    entry = _LAST[0]
-    if entry is None or entry() is not tool:
-        entry = _scan(tool)
-    budget = entry.budget
-    return budget if budget.stopped_on(tool) else None
-
-
-def clear() -> None:
-    _LAST[0] = None
-    _TOOLS.clear()
-    _BUDGETS.clear()
-    for memo in _REPORTS.values():
-        memo.clear()
-    _NOTHING.clear()
+    return ToolScan(tuple(found) if found else (), budget)

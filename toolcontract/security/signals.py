@@ -326,18 +326,13 @@ FILTERS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("stored cached kept synced saved backed mirrored logged", "remotely externally offsite off"),
     ),
 }
-_NEEDS: dict[str, tuple] = {}  # FILTERS compiled, each when first used
-
-
+@functools.cache
 def _needs_of(id: str) -> tuple:
     """A signal's filter compiled (gates.compile_filter), on first use: importing the rules
     builds none, and a run compiles only those of the signals whose gates some text opens."""
-    needs = _NEEDS.get(id)
-    if needs is None:
-        from toolcontract.security.gates import compile_filter
+    from toolcontract.security.gates import compile_filter
 
-        needs = _NEEDS[id] = compile_filter(FILTERS[id]) if id in FILTERS else ()
-    return needs
+    return compile_filter(FILTERS[id]) if id in FILTERS else ()
 
 
 def _compiled_needs() -> dict[str, tuple]:
@@ -595,27 +590,15 @@ _WEAK_INJECTION = tuple(s for s in INJECTION if s.weight < 2)
 
 def _view(text: str) -> "View":
     """gates.view (gates is imported on first use: importing the rules needs only the tables)."""
-    global _view
     from toolcontract.security.gates import view
 
-    _view = view
     return view(text)
 
 
-# (a table of signals, the gates a text opens) -> those of its signals that may run
-_OPEN: dict[tuple[int, frozenset], tuple[tuple[Signal, tuple], ...]] = {}
-
-
 def _open_signals(signals: tuple[Signal, ...], opened: frozenset) -> tuple[tuple[Signal, tuple], ...]:
-    """The signals of a table (a module-level tuple) whose gate is open, or that have none, in
-    the table's order, each with its filter: texts open few gates, and share them."""
-    key = (id(signals), opened)
-    found = _OPEN.get(key)
-    if found is None:
-        if len(_OPEN) > 1024:
-            _OPEN.clear()
-        found = _OPEN[key] = tuple((s, s.needs) for s in signals if not s.gated or s.id in opened)
-    return found
+    """The signals of a table whose gate is open, or that have none, in the table's order, each
+    with its filter."""
+    return tuple((s, s.needs) for s in signals if not s.gated or s.id in opened)
 
 
 def _matches(signals: tuple[Signal, ...], view: "View") -> list[Match]:
@@ -623,8 +606,7 @@ def _matches(signals: tuple[Signal, ...], view: "View") -> list[Match]:
     for signal, needs in _open_signals(signals, view.opened):
         if needs and not view.passes(needs):
             continue
-        pattern, text = signal.expression.on(view)
-        m = pattern.search(text)
+        m = signal.expression.pattern.search(view.text)
         if m:
             found.append(Match(signal, *view.original(m.start(), m.end()), signal.weight))
     return found
@@ -702,18 +684,18 @@ def shadowing_score(text: str, own_name: str | None) -> Score:
             continue
         if signal.needs and not view.passes(signal.needs):
             continue
-        pattern, searched = signal.expression.on(view)
+        pattern, searched = signal.expression.pattern, view.text
         for m in pattern.finditer(searched):
             if signal.id in _NAMES_A_TOOL and _is_self(view.text[m.start("tool"):m.end("tool")], own_name):
                 continue
             lo, hi = sentences.bounds(m.start(), m.end())
             if signal.id in _NEEDS_IMPERATIVE:
-                imperative, sentence = _IMPERATIVE.on(view)
+                imperative, sentence = _IMPERATIVE.pattern, view.text
                 if not imperative.search(sentence[lo:hi]):
                     continue
             found.append(Match(signal, *view.original(m.start(), m.end()), signal.weight))
             if signal.id in _NAMES_A_TOOL:
-                address, sentence = _ADDRESS.on(view)
+                address, sentence = _ADDRESS.pattern, view.text
                 a = address.search(sentence[lo:hi])
                 if a:
                     found.append(Match(_ADDRESS_SIGNAL, *view.original(lo + a.start(), lo + a.end()),
@@ -745,14 +727,14 @@ def exfiltration_in(view: "View") -> Score:
             continue  # weight 1: it counts only next to a stronger signal
         if needs and not view.passes(needs):
             continue
-        pattern, searched = signal.expression.on(view)
+        pattern, searched = signal.expression.pattern, view.text
         m = pattern.search(searched)
         if not m:
             continue
         weight = signal.weight
         if signal.id == "credential-location":
             sentences = _Sentences(view.text)
-            access, read = _ACCESS_VERB.on(view)
+            access, read = _ACCESS_VERB.pattern, view.text
             for candidate in pattern.finditer(searched):
                 lo, hi = sentences.bounds(candidate.start(), candidate.end())
                 if access.search(read, lo, hi):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from toolcontract.core.schema import LIST, MAP, ONE
 from toolcontract.descriptor import ToolView
 from toolcontract.security.records import Record
 
@@ -36,12 +37,12 @@ _STRUCTURE = frozenset((
     "format", "contentEncoding", "contentMediaType",
 ))
 _JSON_TYPES = frozenset(("array", "boolean", "integer", "null", "number", "object", "string"))
-_ONE = frozenset((
-    "additionalProperties", "unevaluatedProperties", "propertyNames", "items", "additionalItems",
-    "unevaluatedItems", "contains", "contentSchema", "not", "if", "then", "else",
-))
-_MAP = frozenset(("properties", "patternProperties", "$defs", "definitions", "dependentSchemas"))
-_LIST = frozenset(("allOf", "anyOf", "oneOf", "prefixItems"))
+# the subschema keywords (core.schema's table). The walks below are their own, not core.schema.walk:
+# they visit every string of a descriptor (keys and values, inside and outside subschemas) with
+# the role each key gives it, which a walk of the subschemas alone does not see
+_ONE = frozenset(ONE)
+_MAP = frozenset(MAP)
+_LIST = frozenset(LIST)
 _MAX_DEPTH = 200
 
 
@@ -67,23 +68,13 @@ class Surface(Record):
         return printable("/".join(str(p) for p in self.path))
 
 
-_CACHE: dict[int, tuple[Any, list[Surface]]] = {}
-
 # (parent path, last key, text, kind, anchor): a string found at (*parent, last)
 Found = tuple
 
 
 def surfaces(tool: ToolView) -> list[Surface]:
-    """The model-facing strings of a tool, cached per tool."""
-    key = id(tool)
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0] is tool:
-        return hit[1]
-    found = [Surface((*parent, last), text, kind, anchor) for parent, last, text, kind, anchor in collect(tool.data)]
-    if len(_CACHE) > 256:
-        _CACHE.clear()
-    _CACHE[key] = (tool, found)
-    return found
+    """The model-facing strings of a tool, with their paths (the scan builds only the paths it reports)."""
+    return [Surface((*parent, last), text, kind, anchor) for parent, last, text, kind, anchor in collect(tool.data)]
 
 
 def collect(data: dict) -> list[Found]:

@@ -313,9 +313,7 @@ def normalized(text: str) -> tuple[str, list[int] | None]:
             out.append(text[done:start])
             where.extend(range(done, start))
         char = m.group()
-        folded = _FOLD.get(char)
-        if folded is None:
-            folded = _FOLD[char] = _fold(char)
+        folded = _fold(char)
         if folded:
             out.append(folded)
             where.extend([start] * len(folded))
@@ -336,9 +334,7 @@ _CHANGING = Lazy(lambda: (
 # look-alike letters (and, as one range, anything beyond the BMP): a text without one has no
 # word for word_confusions
 _LOOKALIKES = Lazy(lambda: "[" + "".join(re.escape(c) for c in LOOKALIKE if c < "\U00010000") + "\U00010000-\U0010ffff]")
-_FOLD: dict[str, str] = {}
-
-
+@functools.cache  # few distinct characters: each is folded once
 def _fold(char: str) -> str:
     """What one non-ASCII character reads as: '' when hidden, the ASCII a tag copies, its
     look-alike ASCII letter, or its NFKC form (with look-alikes folded)."""

@@ -19,7 +19,9 @@ from collections import Counter
 from typing import Any, Iterable
 
 from toolcontract.descriptor import ToolView, written_hints
-from toolcontract.schema_tools import SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS
+from toolcontract.core.schema import LIST as SCHEMA_LIST_KEYWORDS
+from toolcontract.core.schema import MAP as SCHEMA_MAP_KEYWORDS
+from toolcontract.core.schema import ONE as SCHEMA_KEYWORDS
 from toolcontract.sources.document import Document, join_pointer
 
 PROVIDER_FORMATS = ("mcp", "openai-chat", "openai-responses", "anthropic", "gemini")

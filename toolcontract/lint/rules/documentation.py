@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from toolcontract.core.limits import OPENAI_MAX_DESCRIPTION
 from toolcontract.descriptor import ToolView, model_description
 from toolcontract.lint.engine import Bad, Good, Hit, rule
 from toolcontract.model import Severity
 
 MIN_CHARS = 80
-MAX_CHARS = 1024  # OpenAI's limit on a function description
+MAX_CHARS = OPENAI_MAX_DESCRIPTION  # OpenAI's limit on a function description
 
 _FULL = """\
 toolcontract: 1

@@ -16,9 +16,22 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
+from toolcontract.core.schema import SUBSCHEMA_KEYWORDS
+from toolcontract.core.limits import (
+    ANTHROPIC_MAX_OPTIONAL,
+    ANTHROPIC_MAX_UNIONS,
+    OPENAI_LARGE_ENUM,
+    OPENAI_LARGE_ENUM_CHARS,
+    OPENAI_MAX_DEPTH,
+    OPENAI_MAX_ENUM_VALUES,
+    OPENAI_MAX_PROPERTIES,
+    OPENAI_MAX_STRING_BUDGET,
+    STRICT_FORMATS,
+)
 from toolcontract.descriptor import ToolView
+from toolcontract.lint.context import context
 from toolcontract.lint.engine import Bad, Good, Hit, rule
-from toolcontract.lint.rules.schema import Node, Walk, resolve_ref, walk
+from toolcontract.lint.rules.schema import Node, Walk, resolve_ref
 from toolcontract.model import Effect, Severity
 from toolcontract.surfaces import NAME_RULES, name_problem, surface_family
 from toolcontract.schema_tools import types_of
@@ -270,7 +283,7 @@ def strict_object_open(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hi
     schema = _input_schema(tool)
     if not schema:
         return
-    for node in _object_nodes(walk(schema)):
+    for node in _object_nodes(context(tool).walk(schema)):
         s = node.schema
         extra = s.get("additionalProperties")
         if extra is False or ("$ref" in s and "properties" not in s):
@@ -315,7 +328,7 @@ def strict_property_optional(tool: ToolView, surfaces: tuple[str, ...]) -> Itera
     schema = _input_schema(tool)
     if not schema:
         return
-    for node in _object_nodes(walk(schema)):
+    for node in _object_nodes(context(tool).walk(schema)):
         if node.via in _REFINING:
             continue  # a branch that refines properties declared next to it (and allOf/then are TC506's)
         properties, required = node.schema.get("properties"), node.schema.get("required", [])
@@ -391,7 +404,7 @@ def strict_keyword_unsupported(tool: ToolView, surfaces: tuple[str, ...]) -> Ite
         return
     refused = {s: _STRICT_REFUSED[s] for s in surfaces}
     loose = {s: _STRICT_UNDOCUMENTED[s] for s in surfaces}
-    w = walk(schema)
+    w = context(tool).walk(schema)
     under = _inside(w, frozenset().union(*refused.values(), *loose.values()))
     for index, node in enumerate(w.nodes):
         if under[index]:
@@ -414,12 +427,7 @@ def strict_keyword_unsupported(tool: ToolView, surfaces: tuple[str, ...]) -> Ite
                       "the referenced schema", anchor="key")
 
 
-_STRICT_FORMATS = {
-    "openai-strict": frozenset(("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")),
-    "anthropic-strict": frozenset((
-        "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid",
-    )),
-}
+_STRICT_FORMATS = STRICT_FORMATS  # the limits module's (convert reads the same)
 
 
 def pattern_feature(pattern: str) -> str | None:
@@ -482,7 +490,7 @@ def strict_value_unsupported(tool: ToolView, surfaces: tuple[str, ...]) -> Itera
     if not schema:
         return
     anthropic = "anthropic-strict" in surfaces
-    for node in walk(schema).nodes:
+    for node in context(tool).walk(schema).nodes:
         s, path = node.schema, ("input_schema", *node.path)
         fmt = s.get("format")
         if isinstance(fmt, str):
@@ -538,7 +546,7 @@ def strict_recursion(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]
     schema = _input_schema(tool)
     if not schema:
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     refs: list[tuple[int, int]] = []  # (node with the $ref, node it refers to)
     for index, node in enumerate(w.nodes):
         ref = node.schema.get("$ref")
@@ -566,15 +574,6 @@ def strict_recursion(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]
                       f"schema that contains it: {_names(surfaces)} refuse{_s(surfaces)} recursive schemas")
 
 
-# OpenAI strict limits (OA-SO) and Anthropic strict limits (AN-SO)
-OPENAI_MAX_PROPERTIES = 5000
-OPENAI_MAX_DEPTH = 10
-OPENAI_MAX_ENUM_VALUES = 1000
-OPENAI_MAX_STRING_BUDGET = 120_000
-OPENAI_LARGE_ENUM = 250
-OPENAI_LARGE_ENUM_CHARS = 15_000
-ANTHROPIC_MAX_OPTIONAL = 24
-ANTHROPIC_MAX_UNIONS = 16
 
 
 def _openai_limits(w: Walk) -> Iterator[Hit]:
@@ -676,7 +675,7 @@ def strict_limit_exceeded(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator
     schema = _input_schema(tool)
     if not schema:
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     if "openai-strict" in surfaces:
         yield from _openai_limits(w)
     if "anthropic-strict" in surfaces:
@@ -718,7 +717,7 @@ def gemini_type_list(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]
     if tool.format == "gemini" and isinstance(tool.raw, dict) and isinstance(tool.raw.get("parameters"), dict):
         # the reader turned `nullable: true` into a type list; judge what the file wrote
         schema = tool.raw["parameters"]
-    for node in walk(schema).nodes:
+    for node in context(tool).walk(schema).nodes:
         kind = node.schema.get("type")
         if not isinstance(kind, list):
             continue
@@ -757,7 +756,7 @@ def gemini_enum_not_string(tool: ToolView, surfaces: tuple[str, ...]) -> Iterato
     if not schema:
         return
     json_form = _gemini_json_form(tool)
-    for node in walk(schema).nodes:
+    for node in context(tool).walk(schema).nodes:
         values = node.schema.get("enum")
         if not isinstance(values, list):
             continue
@@ -837,7 +836,7 @@ def gemini_keyword_unsupported(tool: ToolView, surfaces: tuple[str, ...]) -> Ite
     allowed = _GEMINI_JSON_KEYWORDS if json_form else _GEMINI_KEYWORDS
     severity = Severity.WARNING if json_form else None
     surface = _names(surfaces) + (" (parametersJsonSchema)" if json_form else "")
-    w = walk(schema)
+    w = context(tool).walk(schema)
     refused = frozenset(k for k in _WALKED if k not in allowed)
     under = _inside(w, refused)
     for index, node in enumerate(w.nodes):
@@ -862,11 +861,7 @@ def gemini_keyword_unsupported(tool: ToolView, surfaces: tuple[str, ...]) -> Ite
 
 
 # every keyword the walker descends into: a refused one hides what lies under it
-_WALKED = frozenset((
-    "not", "if", "then", "else", "additionalProperties", "unevaluatedProperties", "propertyNames", "items",
-    "additionalItems", "unevaluatedItems", "contains", "contentSchema", "properties", "patternProperties",
-    "dependentSchemas", "$defs", "definitions", "allOf", "anyOf", "oneOf", "prefixItems",
-))
+_WALKED = SUBSCHEMA_KEYWORDS
 # the walked keywords outside Gemini's `parameters` subset (TC512 reports them)
 _GEMINI_REFUSED_WALKED = frozenset(k for k in _WALKED if k not in _GEMINI_KEYWORDS)
 
@@ -878,7 +873,7 @@ def _gemini_nodes(tool: ToolView) -> Iterator[Node]:
     schema = _input_schema(tool)
     if not schema or _gemini_json_form(tool):
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     under = _inside(w, _GEMINI_REFUSED_WALKED)
     for index, node in enumerate(w.nodes):
         if not under[index] and not node.conditional:

@@ -13,7 +13,9 @@ import re
 from itertools import repeat
 from typing import Any, Iterator, NamedTuple
 
+from toolcontract.core.schema import CONDITIONS, IN_PLACE, KEYWORDS
 from toolcontract.descriptor import ToolView
+from toolcontract.lint.context import ToolContext, context
 from toolcontract.lint.engine import Bad, Good, Hit, rule
 from toolcontract.model import Severity
 from toolcontract.schema_tools import (
@@ -24,7 +26,6 @@ from toolcontract.schema_tools import (
     explain_errors,
     is_valid_schema,
     linear_pattern,
-    metaschema_errors,
     types_of,
 )
 from toolcontract.sources.document import join_pointer, resolve_pointer
@@ -40,20 +41,8 @@ KNOWN_DIALECTS = {
     "json-schema.org/draft/2020-12/schema": "2020-12",
 }
 
-# How a subschema applies. In-place applicators and conditions apply to the same
-# instance as their parent; every other schema keyword applies to a new one.
-IN_PLACE = frozenset(("allOf", "anyOf", "oneOf", "then", "else", "dependentSchemas"))
-CONDITIONS = frozenset(("if", "not"))
-# keyword -> (form, token of the instance location its subschemas apply to; None: the same instance)
-_KEYWORDS: dict[str, tuple[str, str | None]] = {
-    "not": ("one", None), "if": ("one", None), "then": ("one", None), "else": ("one", None),
-    "additionalProperties": ("one", "*"), "unevaluatedProperties": ("one", "*"),
-    "propertyNames": ("one", "~name"), "items": ("one", "[]"), "additionalItems": ("one", "[]"),
-    "unevaluatedItems": ("one", "[]"), "contains": ("one", "[]"), "contentSchema": ("one", "~content"),
-    "properties": ("map", "properties"), "patternProperties": ("map", "patternProperties"),
-    "dependentSchemas": ("map", None), "$defs": ("map", "$defs"), "definitions": ("map", "$defs"),
-    "allOf": ("list", None), "anyOf": ("list", None), "oneOf": ("list", None), "prefixItems": ("list", "[i]"),
-}
+# which keywords hold subschemas, how they apply and to what instance location: core.schema's table
+_KEYWORDS = KEYWORDS
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 
 
@@ -126,8 +115,6 @@ class Walk:
         return [self.nodes[i] for i in found]
 
 
-_WALKS: dict[tuple[int, str], tuple[Any, Walk]] = {}
-
 # what _visit does with each keyword: descend into one subschema / a map / a list of them
 # (with the instance-location token and whether the subschema is a test), note the node
 # under the keyword (_MARKED), or record an anchor
@@ -155,19 +142,17 @@ _PLAIN_LEAF = _KNOWN_KEYWORDS - _NOT_LEAF
 def walk(schema: Any, root: str = "args") -> Walk:
     """Every subschema of `schema` once, with its instance location and base URI.
 
-    `$ref`s are not followed, so a cyclic `$ref` cannot loop. Results are cached by the
-    schema object's identity: the rules of one tool walk the same schemas.
+    Built on core.schema's keyword table, not its walker: the rules need more per node than
+    (node, schema path, instance location) — the base URI of `$id` resources, anchors, whether
+    a node is under a condition, its parent, and the nodes that carry the keywords rules look
+    for (`marks`) — all gathered in the one pass, with a shortcut for leaf subschemas.
+
+    `$ref`s are not followed, so a cyclic `$ref` cannot loop. A rule asks its tool's context
+    (`context(tool).walk(schema)`), which walks each schema of the tool once for every rule.
     """
-    cache_key = (id(schema), root)
-    hit = _WALKS.get(cache_key)
-    if hit is not None and hit[0] is schema:
-        return hit[1]
     result = Walk()
     if isinstance(schema, dict):
         _visit(result, schema, (), (root,), None, -1, False, "", 0)
-    if len(_WALKS) > 64:
-        _WALKS.clear()
-    _WALKS[cache_key] = (schema, result)
     return result
 
 
@@ -268,38 +253,31 @@ def schema_fields(tool: ToolView) -> Iterator[tuple[tuple, Any]]:
                         yield ("semantic_rules", i, part), value
 
 
-def _walk_field(path: tuple, schema: Any) -> Walk:
-    return walk(schema, "result" if path[0] == "output_schema" else "args")
-
-
-_LAST_FIELDS: list = [None, None, None, None]  # tool, its input_schema, its output_schema, _field_walks(tool)
-
-
 def _field_walks(tool: ToolView) -> list[tuple[tuple, Any, Walk]]:
-    """schema_fields(tool), each with its walk. Five rules ask in a row for the same tool: the
-    answer is kept for the last tool without semantic rules (so its two schemas say whether it
-    still holds), as walks are kept for the schemas they walk."""
+    """schema_fields(tool), each with its walk, once per tool (five rules ask for them)."""
+    return context(tool).field_walks()
+
+
+def field_walks(ctx: ToolContext) -> list[tuple[tuple, Any, Walk]]:
+    """schema_fields(ctx.tool), each with its walk (made by the tool's context)."""
+    tool = ctx.tool
     data = tool.data
     if "semantic_rules" in data:
-        return [(path, value, _walk_field(path, value)) for path, value in schema_fields(tool)]
+        return [(path, value, ctx.walk(value, "result" if path[0] == "output_schema" else "args"))
+                for path, value in schema_fields(tool)]
     inputs, outputs = data.get("input_schema"), data.get("output_schema")
-    last = _LAST_FIELDS
-    if last[0] is tool and last[1] is inputs and last[2] is outputs:
-        return last[3]
     found = []
     if isinstance(inputs, (dict, bool)):
-        found.append((("input_schema",), inputs, walk(inputs, "args")))
+        found.append((("input_schema",), inputs, ctx.walk(inputs, "args")))
     if isinstance(outputs, (dict, bool)):
         # only TC407, TC408, TC410 and TC412 look at output_schema, and only at subschemas with
         # these keywords: a schema that has none of them anywhere needs no walk
         plain = isinstance(outputs, bool) or not _mentions(outputs, _OUTPUT_MARKS, 0)
-        found.append((("output_schema",), outputs, _NO_NODES if plain else walk(outputs, "result")))
-    last[:] = tool, inputs, outputs, found
+        found.append((("output_schema",), outputs, Walk() if plain else ctx.walk(outputs, "result")))
     return found
 
 
 _OUTPUT_MARKS = frozenset(("$ref", "$dynamicRef", "pattern", "patternProperties", "$schema"))
-_NO_NODES = Walk()  # what walk() gives for a schema without subschemas; never changed
 
 
 def _mentions(value: Any, keys: frozenset[str], depth: int) -> bool:
@@ -508,24 +486,8 @@ def _schema_error_message(error: SchemaError) -> str:
     return message if len(message) <= 240 else f"{message[:180]} ... {message[-50:]}"
 
 
-_META: dict[int, tuple[Any, list[SchemaError]]] = {}
-
-
-def _meta_errors(schema: Any) -> list[SchemaError]:
-    """metaschema_errors, once per schema object: TC401 and TC406 both ask about input_schema.
-    Cached by identity, as walks are (a schema is never changed while its tool is linted)."""
-    hit = _META.get(id(schema))
-    if hit is not None and hit[0] is schema:
-        return hit[1]
-    errors = metaschema_errors(schema)
-    if len(_META) > 64:
-        _META.clear()
-    _META[id(schema)] = (schema, errors)
-    return errors
-
-
-def _meta_hits(path: tuple, schema: Any, what: str) -> Iterator[Hit]:
-    for error in _meta_errors(schema):
+def _meta_hits(ctx: ToolContext, path: tuple, schema: Any, what: str) -> Iterator[Hit]:
+    for error in ctx.meta_errors(schema):
         where = _where(error.path)
         yield Hit((*path, *error.path), f"{what} is not valid JSON Schema 2020-12 at {where}: "
                   f"{_schema_error_message(error)}")
@@ -572,7 +534,7 @@ input_schema:
 def schema_invalid(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
     if isinstance(schema, (dict, bool)):
-        yield from _meta_hits(("input_schema",), schema, "input_schema")
+        yield from _meta_hits(context(tool), ("input_schema",), schema, "input_schema")
 
 
 @rule(
@@ -646,7 +608,7 @@ def additional_properties_open(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     for index, node in enumerate(w.nodes):
         s = node.schema
         kind = s.get("type")
@@ -699,7 +661,7 @@ def property_undocumented(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     for node, name, sub in _declared_properties(w):
         if not isinstance(sub, dict):
             continue
@@ -739,7 +701,7 @@ def required_undefined(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     defined: _Definitions | None = None  # built only when a name is not defined next to it
     for path, value, sw in _field_walks(tool):
         if path[0] == "output_schema":
@@ -887,9 +849,10 @@ def example_invalid(tool: ToolView) -> Iterator[Hit]:
     examples, schema = tool.get("examples"), tool.get("input_schema")
     if not isinstance(examples, list) or not examples or not isinstance(schema, (dict, bool)):
         return
-    if _meta_errors(schema):
+    ctx = context(tool)
+    if ctx.meta_errors(schema):
         return  # TC401
-    if _examples_accepted(schema, examples):
+    if _examples_accepted(ctx, schema, examples):
         return  # every example is certainly valid: no need to compile the schema
     try:
         validator = compile_validator(schema)
@@ -908,10 +871,10 @@ def example_invalid(tool: ToolView) -> Iterator[Hit]:
             yield Hit(("examples", i), f"example {i + 1} fails input_schema at {where}: {message}{note}")
 
 
-def _examples_accepted(schema: Any, examples: list) -> bool:
+def _examples_accepted(ctx: ToolContext, schema: Any, examples: list) -> bool:
     """Whether schema_tools.accepts vouches for every example (`schema` is metaschema-valid)."""
     if isinstance(schema, dict):
-        w = walk(schema)
+        w = ctx.walk(schema)
         if w._patterns_linear is None:
             w._patterns_linear = _patterns_linear(w, schema)
         if not w._patterns_linear:
@@ -1065,7 +1028,7 @@ def output_schema_invalid(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("output_schema")
     if not isinstance(schema, (dict, bool)):
         return
-    errors = list(_meta_hits(("output_schema",), schema, "output_schema"))
+    errors = list(_meta_hits(context(tool), ("output_schema",), schema, "output_schema"))
     yield from errors
     if isinstance(schema, bool):
         yield Hit(("output_schema",), f"output_schema is `{str(schema).lower()}`: write `type: object` with "
@@ -1155,7 +1118,7 @@ def property_untyped(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
-    for node, name, sub in _declared_properties(walk(schema)):
+    for node, name, sub in _declared_properties(context(tool).walk(schema)):
         if sub is True or (isinstance(sub, dict) and "type" not in sub and not _typed(sub)):
             yield Hit(("input_schema", *node.path, "properties", name),
                       f"property {_q(name)} has no type: it accepts any value (give it `type`, `enum` or `const`)",
@@ -1366,7 +1329,7 @@ def semantic_rule_invalid(tool: ToolView) -> Iterator[Hit]:
         for part in ("if", "then", "else"):
             value = entry.get(part)
             if isinstance(value, (dict, bool)):
-                yield from _meta_hits((*at, part), value, f"{label}'s `{part}`")
+                yield from _meta_hits(context(tool), (*at, part), value, f"{label}'s `{part}`")
 
 
 # ------------------------------------------------------------ defaults (TC414, TC415)
@@ -1519,7 +1482,7 @@ def default_invalid(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     checked = [i for i, node in enumerate(w.nodes) if "default" in node.schema and not node.conditional]
     if not checked or w.truncated:
         return
@@ -1571,7 +1534,7 @@ def required_with_default(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     if "required" not in w.marks:
         return
     for node in w.having("required"):
@@ -1591,23 +1554,21 @@ def required_with_default(tool: ToolView) -> Iterator[Hit]:
 # ------------------------------------------------------ parameter types across a list (TC416)
 
 
-_TYPE_SETS: dict[str, frozenset[str]] = {}  # _type_set of a single type name, once per name
-
-
 def _type_set(kind: Any) -> frozenset[str] | None:
     """A `type` as a set of JSON type names, spelled as JSON Schema does (`float` is number) and with
     `null` left out unless it is the only one (an optional-or-null parameter is the same parameter)."""
     if kind.__class__ is str:
-        found = _TYPE_SETS.get(kind)
-        if found is None:
-            if len(_TYPE_SETS) > 256:
-                _TYPE_SETS.clear()
-            found = _TYPE_SETS[kind] = frozenset((_TYPE_NAMES.get(kind.lower(), kind.lower()),))
-        return found
+        return _single_type_set(kind)
     elif not isinstance(kind, list) or not kind or not all(isinstance(k, str) for k in kind):
         return None
     names = frozenset(_TYPE_NAMES.get(k.lower(), k.lower()) for k in kind)
     return (names - {"null"}) or names
+
+
+@functools.lru_cache(maxsize=256)
+def _single_type_set(kind: str) -> frozenset[str]:
+    """_type_set of a single type name, once per name."""
+    return frozenset((_TYPE_NAMES.get(kind.lower(), kind.lower()),))
 
 
 def _type_label(kinds: frozenset[str]) -> str:
@@ -1811,7 +1772,7 @@ def requirement_in_prose(tool: ToolView) -> Iterator[Hit]:
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
-    w = walk(schema)
+    w = context(tool).walk(schema)
     if "properties" not in w.marks:
         return
     groups: dict[tuple, list[Node]] | None = None

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from toolcontract.descriptor import ToolView
+from toolcontract.lint.context import context
 from toolcontract.lint.engine import Bad, Good, Hit, rule
 from toolcontract.model import Severity
 from toolcontract.security import MAX_CHARACTERS, MAX_FINDINGS, signals
@@ -27,21 +28,15 @@ NAME, PROPERTY = "name", "property"
 
 # The scan and the modules it reads with (gates, Unicode tables, secrets, payloads, surfaces)
 # cost milliseconds to import, and a lint run that selects no TC6 rule needs none of them: the
-# first call imports them and puts the scan's own functions in these names.
+# tool's context imports them on the first call.
 def reports(tool: ToolView) -> tuple:
-    global reports, stopped_here
-    from toolcontract.security import scan
-
-    reports, stopped_here = scan.reports, scan.stopped_here
-    return reports(tool)
+    """The tool's strings with something to report (the scan, once per tool)."""
+    return context(tool).scan.found
 
 
 def stopped_here(tool: ToolView):
-    global reports, stopped_here
-    from toolcontract.security import scan
-
-    reports, stopped_here = scan.reports, scan.stopped_here
-    return stopped_here(tool)
+    """The file's budget, when this is the tool where the security rules stopped reading."""
+    return context(tool).scan.stopped_here(tool)
 
 
 def _quote(text: str, limit: int = 60) -> str:

@@ -12,13 +12,15 @@ from typing import Any, Iterator
 
 from toolcontract.descriptor import ToolView, model_description
 from toolcontract.lint.engine import Bad, Good, Hit, ListContext, rule
-from toolcontract.lint.rules.portability import (
+from toolcontract.core.limits import (
     ANTHROPIC_MAX_OPTIONAL,
+    ANTHROPIC_MAX_STRICT_TOOLS,
     ANTHROPIC_MAX_UNIONS,
-    _s,
-    anthropic_strict_counts,
+    GEMINI_MAX_DECLARATIONS,
+    OPENAI_MAX_TOOLS,
 )
-from toolcontract.lint.rules.schema import walk
+from toolcontract.lint.rules.portability import _s, anthropic_strict_counts
+from toolcontract.lint.context import context
 from toolcontract.model import Severity
 
 # Bytes of a tool's model view (see `model_view`) per token, measured with real tokenizers
@@ -91,11 +93,6 @@ def _label(tool: ToolView, index: int) -> str:
 
 # ------------------------------------------------------------------ TC516
 
-# Hard limits on one request's tools: OpenAI's `tools` array (400 array_above_max_length, observed
-# through GPT-5.1), Gemini's function declarations (GM-SDK), Anthropic's strict tools (AN-SO)
-OPENAI_MAX_TOOLS = 128
-GEMINI_MAX_DECLARATIONS = 512
-ANTHROPIC_MAX_STRICT_TOOLS = 20
 
 
 def _written_strict(tool: ToolView) -> bool | None:
@@ -176,7 +173,7 @@ def toolset_over_limit(ctx: ListContext) -> Iterator[tuple[ToolView | None, Hit]
             for tool in strict:
                 schema = tool.get("input_schema")
                 if isinstance(schema, dict):
-                    more_optional, more_unions = anthropic_strict_counts(walk(schema))
+                    more_optional, more_unions = anthropic_strict_counts(context(tool).walk(schema))
                     optional += more_optional
                     unions += more_unions
             if optional > ANTHROPIC_MAX_OPTIONAL:
