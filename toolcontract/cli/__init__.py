@@ -317,12 +317,14 @@ def run_lint(
     no_config: bool = False,
     output: Optional[str] = None,
     jobs: int = 0,
+    no_cache: bool = False,
 ) -> int:
     """`lint` after its arguments are parsed (by Typer, or by `_plain_lint_arguments`): the exit code.
 
     Command-line options win over the configuration file; `fail_on=None` means the
     configuration's `fail-on`, else "error". `jobs` 0 picks the number of processes
-    (see toolcontract.lint.parallel); 1 lints in this process.
+    (see toolcontract.lint.parallel); 1 lints in this process. The files' results are kept in
+    the lint cache (toolcontract.cli.cache) unless `no_cache`, or the run checks a lockfile.
     """
     from toolcontract.lint.engine import Selection, SelectionError, all_rules, lint_files
     from toolcontract.model import Severity
@@ -374,8 +376,9 @@ def run_lint(
         from toolcontract.lint.parallel import default_jobs
 
         jobs = default_jobs(len(files))
+    cache = None if no_cache or locked or lock_file is not None else lint_cache(cfg)
     result = lint_files(files, selection, DEFAULT_LIMITS, input_format=input_format, overlays=overlays, jobs=jobs,
-                        walked=walked)
+                        walked=walked, cache=cache)
     if live:  # a server's tool list is read as MCP, whatever --input-format says of the files
         live_result = lint_files([(tools.label, tools.json_text.encode("utf-8")) for tools in live], selection,
                                  DEFAULT_LIMITS, input_format="mcp" if "mcp" in FORMATS else None)
@@ -401,6 +404,13 @@ def run_lint(
     threshold = Severity.parse(fail_on)
     failed = any(f.severity >= threshold for f in result.findings)
     return EXIT_FINDINGS if failed and not exit_zero else EXIT_OK
+
+
+def lint_cache(cfg):
+    """The lint cache of a run with this configuration (see toolcontract.cli.cache); stdin is never cached."""
+    from toolcontract.cli.cache import LintCache, cache_directory
+
+    return LintCache(cache_directory(cfg), skip=frozenset(("<stdin>",)))
 
 
 def nothing_found(paths: List[str], servers: List[str], skipped: int = 0) -> str:
@@ -470,6 +480,8 @@ _LINT_OPTIONS = {
     "--jobs": ("jobs", "count"),
     "-j": ("jobs", "count"),
 }
+# `lint` flags the fast path parses: flag -> keyword
+_LINT_FLAGS = {"--exit-zero": "exit_zero", "--no-cache": "no_cache"}
 
 
 def _plain_lint_arguments(argv: list[str]) -> Optional[dict]:
@@ -483,11 +495,12 @@ def _plain_lint_arguments(argv: list[str]) -> Optional[dict]:
     if not argv or argv[0] != "lint" or os.name == "nt" or "_TOOLCONTRACT_COMPLETE" in os.environ:
         return None  # click expands wildcards on Windows and serves shell completion: let it
     parsed: dict = {"paths": [], "select": None, "ignore": None, "fail_on": None,
-                    "output_format": None, "exit_zero": False, "target": None, "input_format": None, "jobs": 0}
+                    "output_format": None, "exit_zero": False, "target": None, "input_format": None, "jobs": 0,
+                    "no_cache": False}
     tokens = iter(argv[1:])
     for token in tokens:
-        if token == "--exit-zero":
-            parsed["exit_zero"] = True
+        if token in _LINT_FLAGS:
+            parsed[_LINT_FLAGS[token]] = True
         elif token.startswith("-") and token != "-":
             name, equals, value = token.partition("=")
             if name not in _LINT_OPTIONS:

@@ -143,13 +143,14 @@ def lint(
     config: Optional[str] = typer.Option(None, "--config", metavar="PATH", help="Use this configuration file (pyproject.toml or .toolcontract.yaml) instead of searching for one."),
     no_config: bool = typer.Option(False, "--no-config", help="Ignore configuration files."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write --format (default json) to FILE; the terminal gets the default format."),
-    jobs: int = typer.Option(0, "--jobs", "-j", min=0, metavar="N", help="Processes to lint in: 0 (default) uses every core when there are enough files, 1 lints in one process."),
+    jobs: int = typer.Option(0, "--jobs", "-j", min=0, metavar="N", help="Processes to lint in: 0 (default) uses the idle cores when there are enough files, 1 lints in one process."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the lint cache (.toolcontract_cache, or the config's cache-dir, or $TOOLCONTRACT_CACHE_DIR)."),
 ) -> None:
     """Lint tool descriptors: report what makes a contract unclear, unportable or unsafe."""
     code = run_lint(paths, select, ignore, fail_on.value if fail_on else None,
                     output_format.value if output_format else None, exit_zero,
                     target, input_format, mcp_stdio, mcp_timeout, locked, lock_file, config, no_config, output,
-                    jobs)
+                    jobs, no_cache)
     raise typer.Exit(code)
 
 
