@@ -40,9 +40,7 @@ import hashlib
 import marshal
 import os
 import sys
-import tempfile
 import time
-from collections import Counter
 from typing import Any
 
 CACHE_DIR_NAME = ".toolcontract_cache"
@@ -248,6 +246,8 @@ class LintCache:
             body = marshal.dumps(entries)
         except ValueError:  # a value marshal cannot write (a tool's name read as a date): not cached
             body = marshal.dumps({name: entry for name, entry in entries.items() if _writable(entry)})
+        import tempfile  # only here: it imports random and shutil, ~10 ms that a warm run need not pay
+
         try:
             folder = os.path.dirname(path)
             self._prepare(folder)

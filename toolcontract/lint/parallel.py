@@ -46,7 +46,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from toolcontract.lint.engine import Chunk, _Plan
 
 # below this many files the pool costs more than it saves (see default_jobs)
-MIN_FILES = 48
+MIN_FILES = 300
 
 
 def can_fork() -> bool:
@@ -65,19 +65,22 @@ def usable_cores() -> int:
 
 
 def idle_cores() -> int:
-    """Cores not busy with other work: the usable ones less the load of the last minute
-    (which counts this process too, hence the one added back)."""
+    """Cores that had nothing to run: the usable ones less the load of the last minute (runnable
+    processes, on average), rounded; at least 1 (this process runs anyway)."""
     cores = usable_cores()
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):
         return cores
-    return max(1, min(cores, int(cores - load + 1.5)))
+    return max(1, min(cores, int(cores - load + 0.5)))
 
 
 def default_jobs(file_count: int) -> int:
     """Jobs for `--jobs 0` (auto): one per idle core when there are enough files to share,
-    else 1 (a pool on a busy core is slower than one process)."""
+    else 1. Measured with bench/parallel.py (bench/README.md): with the cores busy a pool is
+    slower than one process on every input (1.04x to 1.21x), and below a few hundred files its
+    start (importing concurrent.futures and multiprocessing, forking, pickling) costs more
+    than a second core saves."""
     if file_count < MIN_FILES or not can_fork():
         return 1
     return max(1, min(idle_cores(), 8, file_count // (MIN_FILES // 2)))
