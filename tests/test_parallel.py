@@ -217,3 +217,25 @@ def test_each_file_is_its_own_chunk_in_file_order_whoever_linted_it():
     assert sum(chunk.files for chunk in chunks) == whole.files
     assert [(v.document.path, v.pointer, v.name) for chunk in chunks for v in chunk.views] == [
         (v.document.path, v.pointer, v.name) for v in whole.views]
+
+
+def test_every_format_prints_the_same_from_one_or_several_processes():
+    import io
+
+    from toolcontract.report import LINT_FORMATS, lint_reporter
+
+    files, overlays = pair_overlays(_inputs(GOOD_DIR, BAD_DIR, REPO / "fixtures" / "providers"), DEFAULT_LIMITS)
+    selection = Selection(targets=("openai", "gemini"))
+
+    def shown(result) -> dict[str, str]:
+        out = {}
+        for name in LINT_FORMATS:
+            buffer = io.StringIO()
+            lint_reporter(name)(result, buffer)
+            out[name] = buffer.getvalue()
+        return out
+
+    serial = shown(lint_files(files, selection, overlays=overlays, jobs=1))
+    assert '"TC104"' in serial["json"] and "TC000" in serial["text"]
+    for jobs in (2, 3):
+        assert shown(lint_files(files, selection, overlays=overlays, jobs=jobs)) == serial
