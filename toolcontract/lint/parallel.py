@@ -126,6 +126,11 @@ def lint_each(files: list, plan: "_Plan", jobs: int, known: Mapping[str, bytes])
     runs = _split(files[1:], jobs)
     if len(runs) < 2:
         return items + [plan.lint_chunk([file]) for file in runs[0]]
+    workers = _workers_room(len(runs) - 1)
+    if workers < len(runs) - 1:  # --jobs past the open-file limit: as many runs as there is room for workers
+        runs = _split(files[1:], workers + 1)
+    if len(runs) < 2:
+        return items + [plan.lint_chunk([file]) for run in runs for file in run]
     task = (plan.selection, plan.input_format, plan.overlays, plan.limits, plan.walked, plan.set_fields,
             frozenset(known))
     futures = []
@@ -152,6 +157,22 @@ def lint_each(files: list, plan: "_Plan", jobs: int, known: Mapping[str, bytes])
             else:
                 items.extend(packed)
     return items
+
+
+def _workers_room(wanted: int) -> int:
+    """How many of `wanted` workers the open-file limit leaves room for. A pool whose worker cannot
+    be started (no file descriptor left for its pipe) waits forever, so room is made sure of first:
+    two descriptors per worker (its sentinel, the pipe of its start) and eight for the pool's queues."""
+    opened: list[int] = []
+    try:
+        for _ in range(wanted + 4):
+            opened.extend(os.pipe())
+    except OSError:
+        pass
+    finally:
+        for fd in opened:
+            os.close(fd)
+    return max(0, min(wanted, len(opened) // 2 - 4))
 
 
 def _lint_run(task: tuple, run: list) -> list[tuple]:
