@@ -348,3 +348,25 @@ def test_cli_stdin_and_locked_runs_write_no_cache(tmp_path):
     done = _cli("t.yaml", "--locked", cwd=tmp_path, env=env)
     assert done.returncode in (0, 1) and done.stderr == ""
     assert not (tmp_path / "c").exists()
+
+
+def test_entries_of_files_gone_are_dropped_and_huge_lists_are_not_kept(tmp_path):
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "a.yaml").write_text(TWIN)
+    (folder / "b.yaml").write_text(TWIN.replace("twin_tool", "other_tool"))
+    many = "tools:\n" + "".join(f"  - name: tool_{i}\n    description: Tool {i}.\n" for i in range(2_001))
+    (folder / "many.yaml").write_text(many)
+    files = lambda: [(str(p), p.read_bytes()) for p in sorted(folder.iterdir())]  # noqa: E731
+    _cached(tmp_path / "c", files())
+    (folder / "a.yaml").unlink()
+    (folder / "b.yaml").write_text(TWIN.replace("twin_tool", "third_tool"))  # a change: the file is written
+    _cached(tmp_path / "c", files())
+    import marshal
+
+    [stored] = _cache_files(tmp_path / "c")
+    data = stored.read_bytes()
+    entries = marshal.loads(data[data.index(b"\n", len(b"toolcontract lint cache 1\n")) + 1 + 16:])
+    assert sorted(Path(name).name for name in entries) == ["b.yaml"]
+    after, cache = _cached(tmp_path / "c", files())
+    assert (cache.hits, cache.misses) == (1, 1) and after.findings == _lint(files()).findings

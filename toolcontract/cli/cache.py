@@ -30,7 +30,8 @@ is written whole to a temporary file and renamed over the old one, so concurrent
 torn file (the last one to finish wins). Entries of files not linted for 30 days are dropped.
 
 Not cached: stdin, live MCP servers (linted apart from the files), `--locked` runs (the lock check
-reads every loaded tool), files whose path is named twice, files that could not be read.
+reads every loaded tool), files whose path is named twice, files that could not be read, files of
+more than 2,000 tools (MAX_TOOLS_CACHED). Entries of files that no longer exist are dropped on write.
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ ENVIRONMENT_VARIABLE = "TOOLCONTRACT_CACHE_DIR"
 _MAGIC = b"toolcontract lint cache 1\n"
 _DIGEST_SIZE = 16
 _MAX_UNSEEN_SECONDS = 30 * 24 * 3600  # entries of files not linted for this long are dropped (as ruff)
+# A file of more tools than this is linted every run: its entry would be about as large as the file, and
+# every run reads the whole cache file, so one such file would cost every other run its memory (as TC003's
+# max-tools-checked default: real lists hold a few hundred)
+MAX_TOOLS_CACHED = 2_000
 _CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# This file is a cache directory tag created by toolcontract.\n"
@@ -176,7 +181,7 @@ class LintCache:
             else:
                 chunks[index] = item
                 packed = _pack(item, plan.set_fields, known) if digests[index] is not None else None
-            if digests[index] is not None and packed is not None:
+            if digests[index] is not None and packed is not None and len(packed[2]) <= MAX_TOOLS_CACHED:
                 changed[files[index][0]] = (digests[index], now, packed)
         if changed:
             for name in seen:  # linted from the cache this time: seen now
@@ -240,7 +245,9 @@ class LintCache:
                 and isinstance(entry[0], bytes) and isinstance(entry[1], int) and isinstance(entry[2], tuple)}
 
     def _write(self, path: str, key: str, stored: dict, changed: dict, now: int) -> None:
-        entries = {name: entry for name, entry in stored.items() if now - entry[1] <= _MAX_UNSEEN_SECONDS}
+        # dropped: entries not seen for 30 days, and those of files that are gone (a test's temporary folder)
+        entries = {name: entry for name, entry in stored.items()
+                   if name not in changed and now - entry[1] <= _MAX_UNSEEN_SECONDS and os.path.exists(name)}
         entries.update(changed)
         try:
             body = marshal.dumps(entries)
