@@ -380,13 +380,15 @@ _BUG = ("import sys\n"
     ["lint", str(GOOD_TOOL), "--select", "TC1", "--jobs", "1"],
     ["assess", str(REPO / "fixtures" / "invocations" / "seed_two_gates.yaml"), "--format", "text"],
 ], ids=["lint-json", "lint-typer-path", "assess"])
-def test_an_unexpected_exception_exits_3_with_one_line_naming_the_file(args):
-    done = subprocess.run([sys.executable, "-c", _BUG, *args], capture_output=True, timeout=60)
+def test_an_unexpected_exception_exits_3_with_one_line_naming_the_file(args, tmp_path):
+    # a new lint cache: the bug is planted in memory, which the cache's key (the code on disk) cannot see
+    env = {**os.environ, "TOOLCONTRACT_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", _BUG, *args], capture_output=True, timeout=60, env=env)
     assert done.returncode == 3, done.stderr
     err = done.stderr.decode()
     assert err.count("\n") == 1 and "Traceback" not in err
     assert "internal error while processing" in err and args[1] in err and "--debug" in err
-    debug = subprocess.run([sys.executable, "-c", _BUG, *args, "--debug"], capture_output=True, timeout=60)
+    debug = subprocess.run([sys.executable, "-c", _BUG, *args, "--debug"], capture_output=True, timeout=60, env=env)
     assert debug.returncode == 3 and b"Traceback" in debug.stderr and b"a bug planted by the test" in debug.stderr
 
 

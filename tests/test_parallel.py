@@ -188,3 +188,55 @@ def test_cli_rejects_a_negative_job_count():
 def test_a_path_named_twice_is_never_decoded_by_the_parent_whatever_came_first():
     files = [("x.yaml", LoadError("cannot read", 1, 1)), ("x.yaml", b"a: 1\n"), ("y.yaml", b"b: 2\n")]
     assert parallel._known_bytes(files, None) == {"y.yaml": b"b: 2\n"}
+
+
+def test_auto_jobs_use_a_pool_only_with_idle_cores(monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.2, 0.2, 0.2))
+    assert parallel.idle_cores() == 4
+    assert parallel.default_jobs(10_000) == 4
+    assert parallel.default_jobs(parallel.MIN_FILES - 1) == 1
+    monkeypatch.setattr(os, "getloadavg", lambda: (2.9, 1.0, 1.0))  # three cores busy elsewhere: one is idle
+    assert parallel.idle_cores() == 1 and parallel.default_jobs(10_000) == 1
+    monkeypatch.setattr(os, "getloadavg", lambda: (9.0, 9.0, 9.0))
+    assert parallel.idle_cores() == 1 and parallel.default_jobs(10_000) == 1
+
+
+def test_each_file_is_its_own_chunk_in_file_order_whoever_linted_it():
+    from toolcontract.lint.engine import _Plan
+
+    files = _inputs(GOOD_DIR, BAD_DIR)
+    plan = _Plan.of(Selection(), None, None, DEFAULT_LIMITS)
+    whole = plan.lint_chunk(files)
+    known = parallel._known_bytes(files, None)
+    items = parallel.lint_each(files, plan, 3, known)
+    assert len(items) == len(files)
+    assert isinstance(items[0], Chunk) and any(isinstance(item, tuple) for item in items)
+    chunks = [parallel._unpack(item, known) if isinstance(item, tuple) else item for item in items]
+    assert [f for chunk in chunks for f in chunk.findings] == whole.findings
+    assert [f for chunk in chunks for f in chunk.unread] == whole.unread
+    assert sum(chunk.files for chunk in chunks) == whole.files
+    assert [(v.document.path, v.pointer, v.name) for chunk in chunks for v in chunk.views] == [
+        (v.document.path, v.pointer, v.name) for v in whole.views]
+
+
+def test_every_format_prints_the_same_from_one_or_several_processes():
+    import io
+
+    from toolcontract.report import LINT_FORMATS, lint_reporter
+
+    files, overlays = pair_overlays(_inputs(GOOD_DIR, BAD_DIR, REPO / "fixtures" / "providers"), DEFAULT_LIMITS)
+    selection = Selection(targets=("openai", "gemini"))
+
+    def shown(result) -> dict[str, str]:
+        out = {}
+        for name in LINT_FORMATS:
+            buffer = io.StringIO()
+            lint_reporter(name)(result, buffer)
+            out[name] = buffer.getvalue()
+        return out
+
+    serial = shown(lint_files(files, selection, overlays=overlays, jobs=1))
+    assert '"TC104"' in serial["json"] and "TC000" in serial["text"]
+    for jobs in (2, 3):
+        assert shown(lint_files(files, selection, overlays=overlays, jobs=jobs)) == serial

@@ -31,13 +31,14 @@ class Config(Record):
     relative to `root`, its folder."""
 
     __slots__ = ("path", "root", "select", "ignore", "severity", "per_file_ignores", "include", "exclude", "target",
-                 "overlays", "fail_on", "contracts", "options")
+                 "overlays", "fail_on", "contracts", "options", "cache_dir")
 
     def __init__(self, path: str | None = None, root: str = ".", select: tuple[str, ...] = (),
                  ignore: tuple[str, ...] = (), severity: dict[str, str] | None = None,
                  per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = (), include: tuple[str, ...] = (),
                  exclude: tuple[str, ...] = (), target: tuple[str, ...] = (), overlays: dict[str, str] | None = None,
-                 fail_on: str | None = None, contracts: str = "optional", options: dict[str, Any] | None = None):
+                 fail_on: str | None = None, contracts: str = "optional", options: dict[str, Any] | None = None,
+                 cache_dir: str | None = None):
         self.path = path
         self.root = root
         self.select = select
@@ -51,6 +52,7 @@ class Config(Record):
         self.fail_on = fail_on
         self.contracts = contracts
         self.options = {} if options is None else options  # single rules' settings (max-toolset-tokens)
+        self.cache_dir = cache_dir  # `cache-dir` as written (relative to `root`), None: the default
 
     def relative(self, path: str) -> str:
         """A file's path relative to the config's folder, with forward slashes."""
@@ -270,6 +272,7 @@ def config_from_data(data: Any, path: str, locate=lambda keys: (1, 1)) -> Config
         fail_on=normalised.get("fail-on"),
         contracts=normalised.get("contracts", "optional"),
         options={key: normalised[key] for key in RULE_OPTIONS if key in normalised},
+        cache_dir=normalised.get("cache-dir"),
     )
 
 

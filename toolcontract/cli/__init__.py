@@ -316,12 +316,14 @@ def run_lint(
     no_config: bool = False,
     output: Optional[str] = None,
     jobs: int = 0,
+    no_cache: bool = False,
 ) -> int:
     """`lint` after its arguments are parsed (by Typer, or by `_plain_lint_arguments`): the exit code.
 
     Command-line options win over the configuration file; `fail_on=None` means the
     configuration's `fail-on`, else "error". `jobs` 0 picks the number of processes
-    (see toolcontract.lint.parallel); 1 lints in this process.
+    (see toolcontract.lint.parallel); 1 lints in this process. The files' results are kept in
+    the lint cache (toolcontract.cli.cache) unless `no_cache`, or the run checks a lockfile.
     """
     from toolcontract.lint.engine import Selection, SelectionError, all_rules, lint_files
     from toolcontract.model import Severity
@@ -373,8 +375,9 @@ def run_lint(
         from toolcontract.lint.parallel import default_jobs
 
         jobs = default_jobs(len(files))
+    cache = None if no_cache or locked or lock_file is not None else lint_cache(cfg)
     result = lint_files(files, selection, DEFAULT_LIMITS, input_format=input_format, overlays=overlays, jobs=jobs,
-                        walked=walked)
+                        walked=walked, cache=cache)
     if live:  # a server's tool list is read as MCP, whatever --input-format says of the files
         live_result = lint_files([(tools.label, tools.json_text.encode("utf-8")) for tools in live], selection,
                                  DEFAULT_LIMITS, input_format="mcp")
@@ -400,6 +403,13 @@ def run_lint(
     threshold = Severity.parse(fail_on)
     failed = any(f.severity >= threshold for f in result.findings)
     return EXIT_FINDINGS if failed and not exit_zero else EXIT_OK
+
+
+def lint_cache(cfg):
+    """The lint cache of a run with this configuration (see toolcontract.cli.cache); stdin is never cached."""
+    from toolcontract.cli.cache import LintCache, cache_directory
+
+    return LintCache(cache_directory(cfg), skip=frozenset(("<stdin>",)))
 
 
 def nothing_found(paths: List[str], servers: List[str], skipped: int = 0) -> str:

@@ -102,6 +102,8 @@ LINT = Command("lint", (
            "default format.", metavar="FILE"),
     Option("jobs", ("--jobs", "-j"), "count", "Processes to lint in: 0 (default) uses every core when there are "
            "enough files, 1 lints in one process.", default=0, minimum=0, metavar="N", fast=True),
+    Option("no_cache", ("--no-cache",), "flag", "Neither read nor write the lint cache (.toolcontract_cache, or "
+           "the config's cache-dir, or $TOOLCONTRACT_CACHE_DIR).", default=False, fast=True),
 ))
 
 ASSESS = Command("assess", (

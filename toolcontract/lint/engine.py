@@ -350,6 +350,7 @@ def lint_files(
     overlays: Mapping[str, tuple[str, bytes | LoadError]] | None = None,
     jobs: int = 1,
     walked: AbstractSet[str] = frozenset(),
+    cache: Any = None,
 ) -> LintResult:
     """Lint files given as (path, content). Content is bytes, or the LoadError met reading it.
 
@@ -367,11 +368,17 @@ def lint_files(
     `jobs` > 1 lints the files in that many processes (see toolcontract.lint.parallel):
     the findings are the same, but the result's documents and tool views are then
     light copies (path and text; the fields set rules read) rather than the loaded ones.
+
+    `cache`: an object whose `chunks(plan, files, jobs)` gives the chunks of the files, one per
+    file in file order, from what it stored or by linting (the CLI's lint cache,
+    toolcontract.cli.cache); set rules and suppressions run on them here, every run.
     """
     plan = _Plan.of(selection, input_format, overlays, limits, walked)
     files = list(files)
     try:
-        if jobs > 1:
+        if cache is not None:
+            chunks = cache.chunks(plan, files, jobs)
+        elif jobs > 1:
             from toolcontract.lint.parallel import lint_in_processes
 
             chunks = lint_in_processes(files, plan, jobs)

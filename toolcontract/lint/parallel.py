@@ -1,43 +1,43 @@
 """Linting files in several processes: `lint_files(..., jobs=N)`, `toolcontract lint --jobs N`.
 
 Loading a descriptor and running the per-file rules on it is pure Python, so one
-process uses one core. With N jobs the files (after the first, which the parent
+process uses one core. With N jobs the files (after the first, which this process
 lints alone so that lazily built tables — the metaschema validator, compiled
-signals — exist before the fork and are shared) are cut into N runs of about equal
-size in bytes. The parent forks N-1 children, lints the first run itself, and reads
-each child's findings back through a pipe. What crosses the pipe is small and plain
-(tuples, strings, numbers and the tools' JSON-like values, in `marshal`'s format: the
-interpreter has it loaded already, where importing `pickle` cost ~3 ms; a value it
-cannot write fails the child, and the parent lints that run itself):
+signals — exist before the workers are forked and are shared) are cut into N runs
+of about equal size in bytes. A `concurrent.futures.ProcessPoolExecutor` of N-1
+workers (forked: Linux and the BSDs) lints N-1 runs while this process lints the
+first. A worker sends back, for each of its files, that file's chunk packed as
+plain tuples (`_pack`), which is also what the lint cache stores (toolcontract.cli.cache):
 
 - the findings (before suppressions and set rules, which the parent applies to all), and
   apart from them those about files not read (TC000, and TC002 where no tool came out),
   which nothing hides, with the paths of walked files skipped as no tool list;
-- each loaded file's path. Its text is not sent: the parent holds the same bytes
-  and decodes them itself (reporters show source lines; suppression comments are
-  read from the text). Sending them, and every position set rules might ask for,
-  was a third of a child's time in a 1,000-file run;
+- each loaded file's path. Its text is not sent when the parent holds the same bytes
+  (`_known_bytes`): it decodes them itself (reporters show source lines; suppression
+  comments are read from the text);
 - for each tool, the fields the active set rules read (`Rule.reads`) and, for each,
   where it is written — so set rules (TC104) see every tool of the run.
 
-The result's documents and views from children are therefore light copies
+The result's documents and views from workers are therefore light copies
 (`LightDocument`: path and text, loaded again on the first position asked of it,
 which only a set rule's finding does); callers that need the loaded data (lock,
 convert) lint serially.
 
-A child that fails in any way (an exception, a crash, a short read) costs nothing
+A worker that fails in any way (an exception, a crash, a broken pool) costs nothing
 but time: the parent lints that run itself, so the findings are those of a serial
-run. Only `fork` is used (Linux and the BSDs; elsewhere, and in a process that
-already runs other threads, linting stays serial).
+run. Workers are forked only where fork is safe (Linux and the BSDs, and no other
+thread running); elsewhere linting stays serial.
+
+When it pays (`default_jobs`, for `--jobs 0`): measured with bench/parallel.py on this
+project's 2-core machine, see bench/README.md.
 """
 
 from __future__ import annotations
 
-import marshal
 import os
 import sys
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Mapping
 
 from toolcontract.descriptor import ToolView
 from toolcontract.sources.document import DEFAULT_LIMITS, Document, Limits, LoadError, decode, load_text
@@ -45,8 +45,8 @@ from toolcontract.sources.document import DEFAULT_LIMITS, Document, Limits, Load
 if TYPE_CHECKING:  # pragma: no cover
     from toolcontract.lint.engine import Chunk, _Plan
 
-# below this many files a fork costs more than it saves
-MIN_FILES = 48
+# below this many files the pool costs more than it saves (see default_jobs)
+MIN_FILES = 300
 
 
 def can_fork() -> bool:
@@ -57,20 +57,38 @@ def can_fork() -> bool:
     return threading is None or threading.active_count() <= 1
 
 
+def usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def idle_cores() -> int:
+    """Cores that had nothing to run: the usable ones less the load of the last minute (runnable
+    processes, on average), rounded; at least 1 (this process runs anyway)."""
+    cores = usable_cores()
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return cores
+    return max(1, min(cores, int(cores - load + 0.5)))
+
+
 def default_jobs(file_count: int) -> int:
-    """Jobs for `--jobs 0` (auto): the usable cores, when there are enough files to share."""
+    """Jobs for `--jobs 0` (auto): one per idle core when there are enough files to share,
+    else 1. Measured with bench/parallel.py (bench/README.md): with the cores busy a pool is
+    slower than one process on every input (1.04x to 1.21x), and below a few hundred files its
+    start (importing concurrent.futures and multiprocessing, forking, pickling) costs more
+    than a second core saves."""
     if file_count < MIN_FILES or not can_fork():
         return 1
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 8, file_count // (MIN_FILES // 2)))
+    return max(1, min(idle_cores(), 8, file_count // (MIN_FILES // 2)))
 
 
 class LightDocument(Document):
-    """A document linted in another process: its path and text. The first position
-    asked of it loads the text again (as the child did, so the positions are the same)."""
+    """A document linted in another process (or read from the cache): its path and text. The
+    first position asked of it loads the text again (as the worker did, so the positions are the same)."""
 
     __slots__ = ("limits", "_loaded")
 
@@ -83,60 +101,87 @@ class LightDocument(Document):
         if self._loaded is None:
             try:
                 self._loaded = load_text(self.text, self.path, self.limits)
-            except LoadError:  # pragma: no cover - the child loaded this very text
+            except LoadError:  # pragma: no cover - the worker loaded this very text
                 return (1, 1)
         return self._loaded.locate(pointer, anchor)
 
 
 def lint_in_processes(files: list, plan: "_Plan", jobs: int) -> list["Chunk"]:
     """Chunks of findings for `files`, linted in up to `jobs` processes, in file order."""
+    known = _known_bytes(files, plan.overlays)
+    return [_unpack(item, known, plan.limits) if isinstance(item, tuple) else item
+            for item in lint_each(files, plan, jobs, known)]
+
+
+def lint_each(files: list, plan: "_Plan", jobs: int, known: Mapping[str, bytes]) -> list:
+    """One item per file of `files`, in order: its Chunk when linted in this process, or its
+    packed chunk (`_pack`, with the texts of `known` paths left out) when a worker linted it.
+    Up to `jobs` processes (this one included); 1, or a platform without fork: all here."""
     if jobs <= 1 or len(files) < 2 or not can_fork():
-        return [plan.lint_chunk(files)]
-    first = plan.lint_chunk(files[:1])  # warms lazy tables before they are copied into the children
+        return [plan.lint_chunk([file]) for file in files]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    items: list = [plan.lint_chunk(files[:1])]  # warms lazy tables before the workers are forked
     runs = _split(files[1:], jobs)
-    raw = _known_bytes(files, plan.overlays)  # built before the fork: parent and children hold the same
-    children = []
-    for run in runs[1:]:
-        try:
-            read_end, write_end = os.pipe()
-        except OSError:  # out of file descriptors (--jobs past the open-file limit): lint this run here
-            children.append((None, None, run))
-            continue
-        try:
-            pid = os.fork()
-        except OSError:  # no more processes: lint this run here
-            os.close(read_end)
-            os.close(write_end)
-            children.append((None, None, run))
-            continue
-        if pid == 0:  # the child: lint, send, and leave without running the parent's exit handlers
-            os.close(read_end)
-            status = 0
+    if len(runs) < 2:
+        return items + [plan.lint_chunk([file]) for file in runs[0]]
+    workers = _workers_room(len(runs) - 1)
+    if workers < len(runs) - 1:  # --jobs past the open-file limit: as many runs as there is room for workers
+        runs = _split(files[1:], workers + 1)
+    if len(runs) < 2:
+        return items + [plan.lint_chunk([file]) for run in runs for file in run]
+    task = (plan.selection, plan.input_format, plan.overlays, plan.limits, plan.walked, plan.set_fields,
+            frozenset(known))
+    futures = []
+    try:
+        pool = ProcessPoolExecutor(max_workers=len(runs) - 1, mp_context=multiprocessing.get_context("fork"))
+    except (OSError, ValueError):  # no processes to be had: lint here
+        return items + [plan.lint_chunk([file]) for run in runs for file in run]
+    with pool:
+        for run in runs[1:]:
             try:
-                payload = marshal.dumps(_pack(plan.lint_chunk(run), plan.set_fields, raw))
-            except BaseException:  # noqa: BLE001 - the parent redoes the run and reports for real
-                payload, status = b"", 1
-            try:
-                with os.fdopen(write_end, "wb") as out:
-                    out.write(payload)
-            finally:
-                os._exit(status)
-        os.close(write_end)
-        children.append((pid, read_end, run))
-    chunks = [first, plan.lint_chunk(runs[0])]
-    for pid, read_end, run in children:
-        chunk = None
-        if pid is not None:
-            with os.fdopen(read_end, "rb") as pipe:
-                payload = pipe.read()
-            _, status = os.waitpid(pid, 0)
-            if status == 0 and payload:
+                futures.append(pool.submit(_lint_run, task, run))
+            except Exception:  # noqa: BLE001 - a pool that broke (a worker died early): this run is linted here
+                futures.append(None)
+        items.extend(plan.lint_chunk([file]) for file in runs[0])
+        for future, run in zip(futures, runs[1:]):
+            packed = None
+            if future is not None:
                 try:
-                    chunk = _unpack(marshal.loads(payload), raw, plan.limits)
-                except Exception:  # noqa: BLE001 - a torn payload (or bytes that no longer decode): redo the run here
-                    chunk = None
-        chunks.append(chunk if chunk is not None else plan.lint_chunk(run))
-    return chunks
+                    packed = future.result()
+                except Exception:  # noqa: BLE001 - a worker that failed or died: redo its run here
+                    packed = None
+            if packed is None or len(packed) != len(run):
+                items.extend(plan.lint_chunk([file]) for file in run)
+            else:
+                items.extend(packed)
+    return items
+
+
+def _workers_room(wanted: int) -> int:
+    """How many of `wanted` workers the open-file limit leaves room for. A pool whose worker cannot
+    be started (no file descriptor left for its pipe) waits forever, so room is made sure of first:
+    two descriptors per worker (its sentinel, the pipe of its start) and eight for the pool's queues."""
+    opened: list[int] = []
+    try:
+        for _ in range(wanted + 4):
+            opened.extend(os.pipe())
+    except OSError:
+        pass
+    finally:
+        for fd in opened:
+            os.close(fd)
+    return max(0, min(wanted, len(opened) // 2 - 4))
+
+
+def _lint_run(task: tuple, run: list) -> list[tuple]:
+    """In a worker: each file of `run` linted and packed."""
+    from toolcontract.lint.engine import _Plan
+
+    selection, input_format, overlays, limits, walked, fields, known = task
+    plan = _Plan.of(selection, input_format, overlays, limits, walked)
+    return [_pack(plan.lint_chunk([file]), fields, known) for file in run]
 
 
 def _split(files: list, parts: int) -> list[list]:
@@ -207,4 +252,4 @@ def _unpack(payload: tuple, raw: dict[str, bytes] | None = None, limits: Limits 
     return Chunk(findings, documents, views, files, unread, skipped)
 
 
-__all__ = ["LightDocument", "MIN_FILES", "can_fork", "default_jobs", "lint_in_processes"]
+__all__ = ["LightDocument", "MIN_FILES", "can_fork", "default_jobs", "idle_cores", "lint_each", "lint_in_processes"]
