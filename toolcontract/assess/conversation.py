@@ -327,19 +327,20 @@ def failed(result: Result | None) -> bool:
     return False
 
 
-def _normalise(value: Any, depth: int = 0) -> Any:
+def _normalise(value: Any, depth: int = 0, fold: bool = True) -> Any:
+    """Arguments made comparable: 1.0 == 1, keys as strings; `fold`: also case and runs of whitespace."""
     if depth > 32:
         return None
     if isinstance(value, str):
-        return " ".join(value.split()).casefold()
+        return " ".join(value.split()).casefold() if fold else value
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, dict):
-        return {str(k): _normalise(v, depth + 1) for k, v in value.items()}
+        return {str(k): _normalise(v, depth + 1, fold) for k, v in value.items()}
     if isinstance(value, list):
-        return [_normalise(v, depth + 1) for v in value]
+        return [_normalise(v, depth + 1, fold) for v in value]
     return value
 
 
@@ -867,19 +868,7 @@ def exact_arguments(call: Call) -> str | None:
     arguments = _parsed(call)
     if arguments is None and call.arguments is not None:
         arguments = call.arguments  # not JSON: compared as the text it is
-    return json.dumps(_exact(arguments), sort_keys=True, ensure_ascii=False, default=str)
-
-
-def _exact(value: Any, depth: int = 0) -> Any:
-    if depth > 32:
-        return None
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, dict):
-        return {str(k): _exact(v, depth + 1) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_exact(v, depth + 1) for v in value]
-    return value
+    return json.dumps(_normalise(arguments, fold=False), sort_keys=True, ensure_ascii=False, default=str)
 
 
 def _target_id(call: Call, tool: Any) -> str | None:
