@@ -62,3 +62,21 @@ def test_parse_errors_are_not_suppressible_and_hashes_in_strings_are_not_comment
 def test_json_files_have_no_comments_and_suppress_nothing():
     result = lint_text('{"toolcontract": 1, "name": "Update", "effect": "read"}', "x.json")
     assert any(f.rule == "TC101" for f in result.findings)
+
+
+def test_a_configured_severity_applies_to_tc009_as_to_every_rule(tmp_path):
+    """Issue 16: TC009 was made outside the engine and kept its default severity whatever the config said."""
+    from toolcontract.model import Severity
+
+    text = BASE.replace("version: 1.0.0", "version: 1.0.0  # toolcontract: ignore[TC103, TC4O3]")
+    for configured, label in ((Severity.ERROR, "error"), (Severity.INFO, "info")):
+        result = lint_text(text, "x.yaml", Selection(severity={"TC009": configured}))
+        found = sorted((f.line, f.column, f.severity.label, f.message[:20]) for f in result.findings if f.rule == "TC009")
+        assert found == [(3, 17, label, "invalid suppression "), (3, 17, label, "unused suppression: ")]
+    # through the CLI and a configuration file
+    (tmp_path / ".toolcontract.yaml").write_text("severity:\n  TC009: error\n")
+    (tmp_path / "tool.yaml").write_text(text)
+    from conftest import run_cli
+
+    done = run_cli("lint", "tool.yaml", "--format", "text", "--no-cache", cwd=tmp_path)
+    assert "tool.yaml:3:17: error TC009" in done.stdout and done.returncode == 1

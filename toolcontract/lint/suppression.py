@@ -131,8 +131,11 @@ def suppress(findings, documents, selection, rules, unread_paths=frozenset()):
     by_path: dict[str, list] = {}
     for finding in findings:
         by_path.setdefault(finding.path, []).append(finding)
+    from toolcontract.lint.engine import Hit
+
     unused_rule = rules["TC009"]
     report_unused = selection.enabled(unused_rule.id)
+    severity = selection.severity_of(unused_rule, Hit(message=""))  # as every rule's: config severities apply
     enabled = [rule.id for rule in rules.values()
                if selection.enabled(rule.id) and (not rule.surfaces or selection.surfaces_for(rule))]
     # selected rules that run only for targets, and which of them ran
@@ -156,7 +159,7 @@ def suppress(findings, documents, selection, rules, unread_paths=frozenset()):
         for s in suppressions:
             for code in s.invalid:
                 result.append(Finding(path, s.line, s.column, unused_rule.id, unused_rule.name,
-                                      unused_rule.severity, f"invalid suppression {code!r}: rule ids look like TC403, "
+                                      severity, f"invalid suppression {code!r}: rule ids look like TC403, "
                                       "prefixes like TC4", "", None))
             if s.used or (s.invalid and not s.codes):
                 continue
@@ -166,7 +169,7 @@ def suppress(findings, documents, selection, rules, unread_paths=frozenset()):
             message = f"unused suppression: no finding of {what} " + (
                 "in this file" if s.applies_to is None else f"on line {s.applies_to}")
             result.append(Finding(path, s.line, s.column, unused_rule.id, unused_rule.name,
-                                  unused_rule.severity, message, "", None))
+                                  severity, message, "", None))
     result.sort()
     return result
 
