@@ -38,6 +38,11 @@ _EXPORTS = {
     "lint_text": "toolcontract.lint.engine",
     "Selection": "toolcontract.lint.engine",
     "case_from_dict": "toolcontract.sources.fixtures",
+    # the jobs, as the CLI runs them: paths and options in, a result out
+    "lint_paths": "toolcontract.app.lint",
+    "assess_paths": "toolcontract.app.assess",
+    "AssessResult": "toolcontract.app.assess",
+    "InputError": "toolcontract.app.errors",
 }
 
 __all__ = ["__version__", *_EXPORTS]

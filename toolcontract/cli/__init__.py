@@ -28,8 +28,7 @@ FIXTURE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages"})
 
 
-class UsageFailure(Exception):
-    """The job cannot be done as asked; the message is one line, `path:line:col: ...` when about a file."""
+from toolcontract.app.errors import InputError as UsageFailure  # noqa: E402 - the jobs' own error: exit 2
 
 
 def one_line(text: str) -> str:
@@ -325,71 +324,14 @@ def run_lint(
     (see toolcontract.lint.parallel); 1 lints in this process. The files' results are kept in
     the lint cache (toolcontract.cli.cache) unless `no_cache`, or the run checks a lockfile.
     """
-    from toolcontract.lint.engine import Selection, SelectionError, all_rules, lint_files
+    from toolcontract.app.lint import lint_paths
     from toolcontract.model import Severity
     from toolcontract.report import lint_reporter
-    from toolcontract.sources.document import DEFAULT_LIMITS
 
-    from toolcontract.sources.reader import FORMATS
-
-    if input_format is not None and input_format not in FORMATS:
-        raise UsageFailure(f"toolcontract: unknown --input-format {input_format!r} (expected any of {', '.join(FORMATS)})")
-    cfg = resolve_config(config, no_config)
-    targets = tuple(t.lower() for t in split_codes(target)) or cfg.target
-    selection = Selection(
-        select=split_codes(select) or cfg.select or ("TC",),
-        ignore=split_codes(ignore) or cfg.ignore,
-        targets=targets,
-        severity={code: Severity.parse(level) for code, level in cfg.severity.items()},
-        contracts_required=cfg.contracts == "required",
-        options=cfg.options,
-    )
-    try:
-        try:
-            selection.validate(all_rules(files_only=True))
-        except SelectionError:  # a code of a change or conversation rule (e.g. TC71 with --locked)
-            selection.validate(all_rules())
-    except SelectionError as exc:
-        raise UsageFailure(f"toolcontract: {exc}") from None
-    fail_on = fail_on or cfg.fail_on or "error"
-    if not paths and not mcp_stdio:
-        if cfg.path is None:
-            raise UsageFailure("toolcontract: lint needs descriptor paths (or a configuration file with `include`), "
-                               "or --mcp-stdio COMMAND to lint a live MCP server")
-        paths = [os.path.relpath(cfg.root)]  # the configuration's folder, through include/exclude
-    from toolcontract.sources.overlay import pair_overlays
-
-    keep = cfg.included if (cfg.include or cfg.exclude) else None
-    named = {os.path.join(cfg.root, provider): os.path.join(cfg.root, overlay) for provider, overlay in cfg.overlays.items()}
-    walked: set[str] = set()
-    inputs = list(read_inputs(paths, DEFAULT_LIMITS.max_bytes, keep, walked)) if paths else []
-    files, overlays = pair_overlays(inputs, DEFAULT_LIMITS, named=_named_for(named, inputs) or None)
-    if cfg.per_file_ignores:
-        ignored = {path: cfg.ignored_codes(path) for path, _ in files}
-        selection = selection._replace(per_file_ignores={p: c for p, c in ignored.items() if c})
-    # servers answer before anything is printed: one that cannot is exit 2, as a missing file is
-    live = [fetch_live(command, mcp_timeout) for command in dict.fromkeys(mcp_stdio or ())]
-    if locked or lock_file is not None or live:
-        jobs = 1  # the lock check reads every loaded tool; a live fetch may leave threads behind
-    elif jobs == 0:
-        from toolcontract.lint.parallel import default_jobs
-
-        jobs = default_jobs(len(files))
-    cache = None if no_cache or locked or lock_file is not None else lint_cache(cfg)
-    result = lint_files(files, selection, DEFAULT_LIMITS, input_format=input_format, overlays=overlays, jobs=jobs,
-                        walked=walked, cache=cache)
-    if live:  # a server's tool list is read as MCP, whatever --input-format says of the files
-        live_result = lint_files([(tools.label, tools.json_text.encode("utf-8")) for tools in live], selection,
-                                 DEFAULT_LIMITS, input_format="mcp")
-        result = merge_results(result, live_result) if files else live_result
-    if locked or lock_file is not None:  # TC71x: tools changed, added or removed since the lockfile
-        from toolcontract.cli.gate import check_lock
-
-        result = check_lock(result, lock_file or "toolcontract.lock", selection, paths)
-    if not result.tools and not result.findings:
-        # nothing read and nothing to say: a typo'd folder, or one of package.json and workflow files
-        raise UsageFailure(nothing_found(paths or [], [tools.label for tools in live], len(result.skipped)))
-    result.fail_on = Severity.parse(fail_on)
+    result = lint_paths(paths, select=select, ignore=ignore, fail_on=fail_on, targets=target,
+                        input_format=input_format, mcp_stdio=mcp_stdio, mcp_timeout=mcp_timeout, locked=locked,
+                        lock_file=lock_file, config=config, no_config=no_config, jobs=jobs, cache=not no_cache)
+    fail_on = result.fail_on.label
     if output is not None:  # the chosen format to the file; the terminal gets its default
         import io
 

@@ -8,16 +8,7 @@ import os
 import sys
 from typing import List, Optional
 
-from toolcontract.cli import (
-    EXIT_FINDINGS,
-    EXIT_OK,
-    FIXTURE_SUFFIXES,
-    UsageFailure,
-    default_format,
-    discover,
-    read_inputs,
-    split_codes,
-)
+from toolcontract.cli import EXIT_FINDINGS, EXIT_OK, UsageFailure, default_format, read_inputs
 
 
 def run_assess(
@@ -32,61 +23,11 @@ def run_assess(
     """Replay recorded tool calls through the admission gates and classify what the evidence
     proves; the exit code (0, or 1 for unmet expectations, `--fail-on` outcomes and transcript
     findings). Raises `UsageFailure` (exit 2) for bad usage and unreadable input."""
-    from toolcontract.assess.envelope import assess as assess_case
-    from toolcontract.assess.registry import Registry
-    from toolcontract.model import Outcome, Severity
+    from toolcontract.app.assess import AssessJob
     from toolcontract.report import assess_reporter
-    from toolcontract.sources.document import DEFAULT_LIMITS
-    from toolcontract.sources.fixtures import FixtureError, jsonl_holds_cases, read_fixture_bytes, read_jsonl
+    from toolcontract.sources.fixtures import FixtureError
 
-    failing = set(split_codes(fail_on))
-    severities = {s.name for s in Severity} & failing  # transcript findings at or above the lowest named fail
-    threshold = min((Severity[name] for name in severities), default=Severity.ERROR)
-    failing -= severities
-    known = {o.value.upper() for o in Outcome}
-    for outcome in failing:
-        if outcome not in known:
-            raise UsageFailure(f"toolcontract: --fail-on: {outcome.lower()!r} is not an outcome "
-                               f"({', '.join(o.value for o in Outcome)}) or a severity (error, warning, info)")
-    failing_outcomes = frozenset(o for o in Outcome if o.value.upper() in failing)
-    fixture_files = list(discover(paths, FIXTURE_SUFFIXES))
-    descriptor_cache: dict[str, list[dict]] = {}
-    shared: list[dict] = []
-    for given in tools or ():  # each --tools must give tools: a typo'd path must not assess against nothing
-        found = load_descriptor_dicts([given], descriptor_cache)
-        if not found:
-            raise UsageFailure(f"toolcontract: --tools {given}: no tool descriptors found")
-        shared.extend(found)
-    registries: dict[tuple, Registry] = {}
-    # transcripts, and the conversation rules they bring, are imported when a file needs them:
-    # a run over fixture logs alone starts without them
-    transcript_context = None
-    if context_file:
-        from toolcontract.sources import transcripts
-
-        try:
-            transcript_context = transcripts.load_context(context_file)
-        except transcripts.ContextError as exc:
-            raise UsageFailure(str(exc)) from None
-    assessors: list = []  # the one TranscriptAssessor of the run, made on first use
-
-    def run_transcripts(conversations) -> bool:
-        from toolcontract.sources import transcripts
-
-        if not assessors:
-            assessors.append(transcripts.TranscriptAssessor(shared, transcript_context,
-                                                            transcripts.Options(max_rounds=max_rounds)))
-        return transcripts.run(conversations, assessors[0], reporter, failing, threshold)
-
-    def registry_for(extra: list[str]) -> Registry:
-        key = tuple(extra)
-        if key not in registries:
-            descriptors = shared + load_descriptor_dicts(extra, descriptor_cache)
-            registry = Registry.from_descriptors([d for d in descriptors if isinstance(d.get("name"), str)])
-            registry.offered = bool(descriptors)  # no tools at all: a log that cannot say what was offered
-            registries[key] = registry
-        return registries[key]
-
+    job = AssessJob(paths, tools, fail_on, context_file, max_rounds)  # bad flags and inputs: exit 2, no output
     out = _HeldBackWriter(sys.stdout)
     reporter = assess_reporter(output_format or default_format(), out, verbose)
     if sys.stderr.isatty():  # a progress line for long inputs, never into a pipe or a file
@@ -95,63 +36,7 @@ def run_assess(
     failed = False
     error: str | None = None
     try:
-        for path in fixture_files:
-            reporter.begin_file(path)
-            try:
-                if path.lower().endswith(".jsonl"):
-                    from toolcontract.sources.files import open_regular
-
-                    with open_regular(path) as stream:
-                        if not jsonl_holds_cases(stream, DEFAULT_LIMITS):
-                            from toolcontract.sources import traces, transcripts
-
-                            if traces.jsonl_holds_traces(stream, DEFAULT_LIMITS):  # OTLP/JSON lines (a Collector file)
-                                failed |= run_transcripts(traces.read_jsonl(stream, path, DEFAULT_LIMITS))
-                                continue
-                            if transcripts.jsonl_holds_conversations(stream, DEFAULT_LIMITS):
-                                failed |= run_transcripts(transcripts.read_jsonl(stream, path, DEFAULT_LIMITS))
-                                continue
-                        registry = registry_for([])
-                        for case in read_jsonl(stream, path, DEFAULT_LIMITS):
-                            envelope = assess_case(case, registry)
-                            if not envelope.expect_met or (failing and envelope.outcome in failing_outcomes):
-                                failed = True
-                            reporter.case(envelope)
-                else:
-                    from toolcontract.sources import traces, transcripts
-                    from toolcontract.sources.files import open_regular
-
-                    with open_regular(path) as stream:  # an OTLP/JSON trace: JSON lines are streamed, whatever the name
-                        if traces.looks_like_traces(stream.read(256)):
-                            stream.seek(0)
-                            failed |= run_transcripts(traces.read_stream(stream, path, DEFAULT_LIMITS))
-                            continue
-                    raw = read_fixture(path, DEFAULT_LIMITS.max_bytes)
-                    document = transcripts.transcript_document(raw, path, DEFAULT_LIMITS)
-                    if document is not None:
-                        failed |= run_transcripts(transcripts.read_document(document))
-                        continue
-                    document = traces.trace_document(raw, path, DEFAULT_LIMITS)  # `resourceSpans` not first
-                    if document is not None:
-                        failed |= run_transcripts(traces.read_document(document))
-                        continue
-                    fixture = read_fixture_bytes(raw, path, DEFAULT_LIMITS)
-                    base = os.path.dirname(path)
-                    extra = []
-                    for index, entry in enumerate(fixture.tools):
-                        resolved = os.path.normpath(os.path.join(base, entry))
-                        if not os.path.exists(resolved):
-                            line, column = fixture.locate(f"/tools/{index}")
-                            raise FixtureError(path, line, column, f"tools entry {entry!r} does not exist ({resolved})")
-                        extra.append(resolved)
-                    registry = registry_for(extra)
-                    for case in fixture.cases:
-                        envelope = assess_case(case, registry)
-                        if not envelope.expect_met or (failing and envelope.outcome in failing_outcomes):
-                            failed = True
-                        reporter.case(envelope)
-            finally:
-                reporter.end_file(path)
+        failed = job.run(reporter)
     except KeyboardInterrupt:  # Ctrl-C: what was assessed so far is reported, and the run ends at once
         error = f"toolcontract: interrupted after {reporter.summary.cases:,} cases"
         guard.release()
@@ -171,7 +56,7 @@ def run_assess(
 
         reporter.finish("internal error")
         out.flush()
-        raise InternalError(locals().get("path"), exc) from exc
+        raise InternalError(job.current, exc) from exc
     guard.release()
     reporter.clear_progress()
     reporter.finish(error)

@@ -1,0 +1,119 @@
+"""The lint job: descriptor paths (and live servers) in, a `LintResult` out. No terminal, no exit code.
+
+    from toolcontract import lint_paths
+    result = lint_paths(["tools/"], select=["TC4"])
+    for finding in result.findings: ...
+
+The CLI (`toolcontract.cli.run_lint`) calls this, then reports the result and decides the exit code.
+Bad input (a missing path, a bad configuration, an unknown rule code) raises `InputError`, a
+ValueError whose message is one line (`path:line:col: ...` when about a file).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterable, Optional
+
+
+def lint_paths(
+    paths: Iterable[str] = (),
+    *,
+    select: Optional[Iterable[str]] = None,
+    ignore: Optional[Iterable[str]] = None,
+    fail_on: Optional[str] = None,
+    targets: Optional[Iterable[str]] = None,
+    input_format: Optional[str] = None,
+    mcp_stdio: Optional[Iterable[str]] = None,
+    mcp_timeout: float = 20.0,
+    locked: bool = False,
+    lock_file: Optional[str] = None,
+    config: Optional[str] = None,
+    no_config: bool = False,
+    jobs: int = 1,
+    cache: bool = False,
+):
+    """Lint the descriptor files and folders `paths` (and the live MCP servers `mcp_stdio`) as `toolcontract
+    lint` does: the configuration in force (`config`, else the nearest one, none with `no_config`) under
+    the options given, which win over it. `jobs` 0 picks a process pool when it pays, 1 lints in this
+    process; `cache` reads and writes the lint cache (`.toolcontract_cache`). The result's `fail_on` is
+    the severity that fails the run (the option, else the configuration's, else error)."""
+    # the readers and the configuration resolver still live in the CLI package; they move to io/ with
+    # the layout of DESIGN §5
+    from toolcontract.app.errors import InputError as UsageFailure
+    from toolcontract.cli import (
+        _named_for, fetch_live, lint_cache, merge_results, nothing_found, read_inputs, resolve_config, split_codes,
+    )
+    from toolcontract.lint.engine import Selection, SelectionError, all_rules, lint_files
+    from toolcontract.model import Severity
+    from toolcontract.sources.document import DEFAULT_LIMITS
+
+    from toolcontract.sources.reader import FORMATS
+
+    if input_format is not None and input_format not in FORMATS:
+        raise UsageFailure(f"toolcontract: unknown --input-format {input_format!r} (expected any of {', '.join(FORMATS)})")
+    cfg = resolve_config(config, no_config)
+    targets = tuple(t.lower() for t in split_codes(_listed(targets))) or cfg.target
+    selection = Selection(
+        select=split_codes(_listed(select)) or cfg.select or ("TC",),
+        ignore=split_codes(_listed(ignore)) or cfg.ignore,
+        targets=targets,
+        severity={code: Severity.parse(level) for code, level in cfg.severity.items()},
+        contracts_required=cfg.contracts == "required",
+        options=cfg.options,
+    )
+    try:
+        try:
+            selection.validate(all_rules(files_only=True))
+        except SelectionError:  # a code of a change or conversation rule (e.g. TC71 with --locked)
+            selection.validate(all_rules())
+    except SelectionError as exc:
+        raise UsageFailure(f"toolcontract: {exc}") from None
+    fail_on = fail_on or cfg.fail_on or "error"
+    paths, mcp_stdio = _listed(paths), _listed(mcp_stdio)
+    if not paths and not mcp_stdio:
+        if cfg.path is None:
+            raise UsageFailure("toolcontract: lint needs descriptor paths (or a configuration file with `include`), "
+                               "or --mcp-stdio COMMAND to lint a live MCP server")
+        paths = [os.path.relpath(cfg.root)]  # the configuration's folder, through include/exclude
+    from toolcontract.sources.overlay import pair_overlays
+
+    keep = cfg.included if (cfg.include or cfg.exclude) else None
+    named = {os.path.join(cfg.root, provider): os.path.join(cfg.root, overlay) for provider, overlay in cfg.overlays.items()}
+    walked: set[str] = set()
+    inputs = list(read_inputs(paths, DEFAULT_LIMITS.max_bytes, keep, walked)) if paths else []
+    files, overlays = pair_overlays(inputs, DEFAULT_LIMITS, named=_named_for(named, inputs) or None)
+    if cfg.per_file_ignores:
+        ignored = {path: cfg.ignored_codes(path) for path, _ in files}
+        selection = selection._replace(per_file_ignores={p: c for p, c in ignored.items() if c})
+    # servers answer before anything is printed: one that cannot is exit 2, as a missing file is
+    live = [fetch_live(command, mcp_timeout) for command in dict.fromkeys(mcp_stdio or ())]
+    if locked or lock_file is not None or live:
+        jobs = 1  # the lock check reads every loaded tool; a live fetch may leave threads behind
+    elif jobs == 0:
+        from toolcontract.lint.parallel import default_jobs
+
+        jobs = default_jobs(len(files))
+    cache = lint_cache(cfg) if cache and not (locked or lock_file is not None) else None
+    result = lint_files(files, selection, DEFAULT_LIMITS, input_format=input_format, overlays=overlays, jobs=jobs,
+                        walked=walked, cache=cache)
+    if live:  # a server's tool list is read as MCP, whatever --input-format says of the files
+        live_result = lint_files([(tools.label, tools.json_text.encode("utf-8")) for tools in live], selection,
+                                 DEFAULT_LIMITS, input_format="mcp")
+        result = merge_results(result, live_result) if files else live_result
+    if locked or lock_file is not None:  # TC71x: tools changed, added or removed since the lockfile
+        from toolcontract.cli.gate import check_lock
+
+        result = check_lock(result, lock_file or "toolcontract.lock", selection, paths)
+    if not result.tools and not result.findings:
+        # nothing read and nothing to say: a typo'd folder, or one of package.json and workflow files
+        raise UsageFailure(nothing_found(paths or [], [tools.label for tools in live], len(result.skipped)))
+    result.fail_on = Severity.parse(fail_on)
+    result.fail_on = Severity.parse(fail_on)
+    return result
+
+
+def _listed(values) -> list[str]:
+    """A list of the strings given: one string is one value, not its characters."""
+    if values is None:
+        return []
+    return [values] if isinstance(values, str) else list(values)
