@@ -59,7 +59,7 @@ class Surface(Record):
     def where(self) -> str:
         """A short label for messages: `description`, `property name 'city'`,
         `input_schema/properties/city/default` (input text in it made printable)."""
-        from toolcontract.report.common import printable
+        from toolcontract.core.text import printable
 
         if self.kind == NAME:
             return "the tool name"

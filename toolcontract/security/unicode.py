@@ -101,7 +101,7 @@ class HiddenSpan(Record):
 
 
 def _quote(text: str, limit: int = 80) -> str:
-    from toolcontract.report.common import printable
+    from toolcontract.core.text import printable
 
     text = printable(text)
     return "'" + (text if len(text) <= limit else text[: limit - 1] + "…") + "'"

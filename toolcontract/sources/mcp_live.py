@@ -39,7 +39,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from toolcontract.report.common import printable
+from toolcontract.core.text import printable
 from toolcontract.sources.document import DEFAULT_LIMITS
 
 DEFAULT_TIMEOUT = 20.0

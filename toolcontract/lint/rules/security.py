@@ -41,7 +41,7 @@ def stopped_here(tool: ToolView):
 
 def _quote(text: str, limit: int = 60) -> str:
     """Input text for a message: quoted, shortened, every control or hidden character escaped."""
-    from toolcontract.report.common import printable
+    from toolcontract.core.text import printable
 
     text = printable(text)
     return "'" + (text if len(text) <= limit else text[: limit - 1] + "…") + "'"
