@@ -42,13 +42,14 @@ from __future__ import annotations
 
 import bisect
 import difflib
+import functools
 import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from toolcontract.lint.engine import REGISTRY, Bad, Good, rule
-from toolcontract.model import Severity
+from toolcontract.model import Outcome, Severity
 
 ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES = "anthropic", "openai-chat", "openai-responses"
 OTEL_GENAI = "otel-genai"  # an OpenTelemetry trace read by toolcontract.sources.traces
@@ -133,20 +134,17 @@ class Conversation:
         for message in self.messages:
             yield from message.calls
 
+    @functools.cached_property
     def last_index(self) -> int:
         """The index of the last message (-1: none)."""
         return max((m.index for m in self.messages), default=-1)
 
+    @functools.cached_property
     def last_going_on(self) -> int:
         """The index of the last message that carries the conversation on (-1: none): any message, but in
         Responses not an item that only calls (another call of the same turn)."""
-        found = self.__dict__.get("_last_going_on")
-        if found is None:
-            found = max((m.index for m in self.messages
-                         if not (self.format == OPENAI_RESPONSES and m.kinds and set(m.kinds) == {"call"})),
-                        default=-1)
-            self.__dict__["_last_going_on"] = found
-        return found
+        return max((m.index for m in self.messages
+                    if not (self.format == OPENAI_RESPONSES and m.kinds and set(m.kinds) == {"call"})), default=-1)
 
     @property
     def results(self) -> Iterator[Result]:
@@ -177,16 +175,38 @@ class Analysis:
     # of the tools offered; empty when only the conversation's shape is checked (TC811, TC813 need them)
     envelopes: dict[Call, Any] = field(default_factory=dict)
     registry: Any = None
+    _arguments: dict[Call, tuple[Any, str | None]] = field(default_factory=dict, repr=False)  # parsed once each
 
     def answer(self, call: Call) -> Result | None:
         return self.answers.get(call)
 
+    @functools.cached_property
+    def _round_index(self) -> dict[Call, int]:
+        return {c: n for n, turn in enumerate(self.rounds) for c in turn.calls}
+
     def round_of(self, call: Call) -> int | None:
         """The index of the round (model turn) that made `call`."""
-        index = self.__dict__.get("_round_index")
-        if index is None:
-            index = self.__dict__["_round_index"] = {c: n for n, turn in enumerate(self.rounds) for c in turn.calls}
-        return index.get(call)
+        return self._round_index.get(call)
+
+    def arguments(self, call: Call) -> Any:
+        """A call's arguments as data, parsed once (the gates' own parse: OpenAI's JSON text, depth-bounded);
+        None when unknown or not a JSON object."""
+        parsed = self._arguments.get(call)
+        if parsed is None:
+            from toolcontract.assess.gates import parse_arguments
+
+            parsed = self._arguments[call] = parse_arguments(call.arguments) if call.arguments_known else (None, None)
+        return parsed[0]
+
+    def exact_arguments(self, call: Call) -> str | None:
+        """A call's arguments as canonical JSON (key order and 1.0 == 1 aside, exactly as given); None: unknown.
+        Arguments that are not a JSON object compare as the text (or value) they are."""
+        if not call.arguments_known:
+            return None
+        arguments = self.arguments(call)
+        if arguments is None:
+            arguments = call.arguments
+        return json.dumps(_normalise(arguments, fold=False), sort_keys=True, ensure_ascii=False, default=str)
 
     def tool(self, call: Call) -> Any:
         """The registry's tool of a call (None: unknown, or the calls were not assessed)."""
@@ -509,7 +529,7 @@ def _retry_example(errors: int) -> str:
     ),
 )
 def call_unanswered(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
-    last = conversation.last_index()
+    last = conversation.last_index
     for call in analysis.unanswered:
         if call.id is None:
             yield _call_hit(call, f"the call of {_name(call)} has no id, so no result can answer it")
@@ -848,30 +868,7 @@ def _scalars(value: Any, depth: int = 0) -> Iterator[str]:
         yield str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
-def _parsed(call: Call) -> Any:
-    """A call's arguments as data (OpenAI's JSON text parsed); None when unknown or not JSON."""
-    if not call.arguments_known:
-        return None
-    arguments = call.arguments
-    if isinstance(arguments, str):
-        try:
-            return json.loads(arguments)
-        except (ValueError, RecursionError):
-            return None
-    return arguments
-
-
-def exact_arguments(call: Call) -> str | None:
-    """A call's arguments as canonical JSON (key order and 1.0 == 1 aside, exactly as given); None: unknown."""
-    if not call.arguments_known:
-        return None
-    arguments = _parsed(call)
-    if arguments is None and call.arguments is not None:
-        arguments = call.arguments  # not JSON: compared as the text it is
-    return json.dumps(_normalise(arguments, fold=False), sort_keys=True, ensure_ascii=False, default=str)
-
-
-def _target_id(call: Call, tool: Any) -> str | None:
+def _target_id(arguments: Any, tool: Any) -> str | None:
     """The call's target id through its tool's `target.id` pointer (None: the tool has no target, or the
     call names none)."""
     if tool is None or "id" not in tool.target:
@@ -879,7 +876,7 @@ def _target_id(call: Call, tool: Any) -> str | None:
     from toolcontract.assess.gates import as_id
     from toolcontract.sources.document import resolve_pointer
 
-    found, value = resolve_pointer(_parsed(call), tool.target["id"])
+    found, value = resolve_pointer(arguments, tool.target["id"])
     return as_id(value) if found and value is not None and not isinstance(value, (dict, list)) else None
 
 
@@ -889,7 +886,7 @@ def _consequential(tool: Any) -> bool:
 
 def _effect_unknown(analysis: Analysis, call: Call) -> bool:
     envelope = analysis.envelopes.get(call)
-    return envelope is not None and envelope.outcome == "effect_unknown"
+    return envelope is not None and envelope.outcome is Outcome.EFFECT_UNKNOWN
 
 
 def _retry_example(first_result: str | None, between: str = "") -> str:
@@ -943,15 +940,15 @@ def retry_after_unknown_effect(conversation: Conversation, analysis: Analysis,
     by_key: dict[tuple, list[int]] = {}
     reads: dict[str, list[int]] = {}
     for position, (call, tool) in enumerate(zip(calls, tools)):
-        target = _target_id(call, tool)
-        arguments = exact_arguments(call)
+        target = _target_id(analysis.arguments(call), tool)
+        arguments = analysis.exact_arguments(call)
         key = (call.name, "target", target) if target is not None else \
             (call.name, "arguments", arguments) if arguments is not None and isinstance(call.name, str) else None
         keys.append(key)
         if key is not None:
             by_key.setdefault(key, []).append(position)
         if not _consequential(tool):
-            for value in set(_scalars(_parsed(call))):
+            for value in set(_scalars(analysis.arguments(call))):
                 reads.setdefault(value, []).append(position)
     for position, unknown in enumerate(calls):
         key = keys[position]
@@ -966,7 +963,7 @@ def retry_after_unknown_effect(conversation: Conversation, analysis: Analysis,
                 break
         if retry is None:
             continue
-        values = {key[2]} if key[1] == "target" else set(_scalars(_parsed(unknown)))
+        values = {key[2]} if key[1] == "target" else set(_scalars(analysis.arguments(unknown)))
         if any(_between(reads.get(value, ()), position, retry) for value in values):
             continue  # the target was read: the retry is a decision taken on evidence
         what = f"on target {key[2]!r}" if key[1] == "target" else "with the same arguments"
@@ -1016,12 +1013,12 @@ def error_result_retried_unchanged(conversation: Conversation, analysis: Analysi
         for call in turn.calls:
             if call in quiet or _effect_unknown(analysis, call) or not failed(analysis.answer(call)):
                 continue
-            arguments = exact_arguments(call)
+            arguments = analysis.exact_arguments(call)
             if arguments is None:
                 continue
             following = analysis.rounds[number + 1].calls if number + 1 < len(analysis.rounds) else ()
             for later in following:
-                if later.name == call.name and exact_arguments(later) == arguments and later not in quiet:
+                if later.name == call.name and analysis.exact_arguments(later) == arguments and later not in quiet:
                     yield _call_hit(later, f"call {later.id!r} repeats {_name(call)} with the identical arguments "
                                            f"of call {call.id!r}, whose result was an error: change the call as "
                                            "the error says, or stop")

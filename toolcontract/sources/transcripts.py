@@ -552,7 +552,7 @@ def load_context(path: str, limits: Limits = DEFAULT_LIMITS) -> TranscriptContex
 def goes_on_after(conversation: Conversation, call: Call) -> bool:
     """Whether the conversation goes on after the turn that made `call`: a later message (Responses: a
     later item that is not another call of the same turn), so a result would have been recorded."""
-    return call.message < conversation.last_going_on()
+    return call.message < conversation.last_going_on
 
 
 def case_id(conversation: Conversation, call: Call) -> str:
