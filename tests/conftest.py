@@ -196,3 +196,17 @@ def good_tool_count() -> int:
         data = load_bytes(path.read_bytes(), str(path)).data
         count += len(data["tools"]) if "tools" in data else 1
     return count
+
+
+def lint_outputs(result) -> dict[str, str]:
+    """A lint result as every lint format prints it (format name -> text)."""
+    import io
+
+    from toolcontract.report import LINT_FORMATS, lint_reporter
+
+    shown = {}
+    for name in LINT_FORMATS:
+        buffer = io.StringIO()
+        lint_reporter(name)(result, buffer)
+        shown[name] = buffer.getvalue()
+    return shown

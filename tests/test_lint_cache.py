@@ -7,7 +7,6 @@ truncated or foreign cache file, with a cache that cannot be written, with sever
 
 from __future__ import annotations
 
-import io
 import os
 import subprocess
 import sys
@@ -17,14 +16,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import BAD_DIR, GOOD_DIR, REPO
+from conftest import BAD_DIR, GOOD_DIR, REPO, lint_outputs
 from toolcontract.cli import cache as cache_module
 from toolcontract.cli.cache import CACHE_DIR_NAME, LintCache, cache_directory
 from toolcontract.config import Config, load_config
 from toolcontract.lint import engine
 from toolcontract.lint.engine import Selection, lint_files
 from toolcontract.model import Severity
-from toolcontract.report import LINT_FORMATS, lint_reporter
+
 from toolcontract.sources.document import DEFAULT_LIMITS
 from toolcontract.sources.overlay import pair_overlays
 
@@ -47,14 +46,7 @@ def _fixture_inputs():
     return pair_overlays(_inputs(GOOD_DIR, BAD_DIR, PROVIDERS), DEFAULT_LIMITS)
 
 
-def _outputs(result) -> dict[str, str]:
-    """The result in every lint format."""
-    shown = {}
-    for name in LINT_FORMATS:
-        buffer = io.StringIO()
-        lint_reporter(name)(result, buffer)
-        shown[name] = buffer.getvalue()
-    return shown
+_outputs = lint_outputs  # the result in every lint format
 
 
 def _lint(files, overlays=None, selection=Selection(), cache=None, jobs=1):

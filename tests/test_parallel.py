@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import BAD_DIR, GOOD_DIR, REPO, examples
+from conftest import BAD_DIR, GOOD_DIR, REPO, examples, lint_outputs
 from toolcontract.lint import parallel
 from toolcontract.lint.engine import Chunk, Selection, lint_files
 from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_text
@@ -221,20 +221,10 @@ def test_each_file_is_its_own_chunk_in_file_order_whoever_linted_it():
 
 
 def test_every_format_prints_the_same_from_one_or_several_processes():
-    import io
-
-    from toolcontract.report import LINT_FORMATS, lint_reporter
-
     files, overlays = pair_overlays(_inputs(GOOD_DIR, BAD_DIR, REPO / "fixtures" / "providers"), DEFAULT_LIMITS)
     selection = Selection(targets=("openai", "gemini"))
 
-    def shown(result) -> dict[str, str]:
-        out = {}
-        for name in LINT_FORMATS:
-            buffer = io.StringIO()
-            lint_reporter(name)(result, buffer)
-            out[name] = buffer.getvalue()
-        return out
+    shown = lint_outputs
 
     serial = shown(lint_files(files, selection, overlays=overlays, jobs=1))
     assert '"TC104"' in serial["json"] and "TC000" in serial["text"]

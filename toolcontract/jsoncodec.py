@@ -99,3 +99,17 @@ def _byte_escape(match: re.Match) -> str:
     a file name could not decode, `\\udXXX` otherwise): valid UTF-8, the same name in every format."""
     code = ord(match.group())
     return f"\\\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\\\u{code:04x}"
+
+
+def loads_container(text: str) -> Any:
+    """The value of a text that is the JSON of an object or an array (surrounding whitespace allowed), or
+    None for any other text: prose, a bare scalar, or JSON that does not parse. Tool results carry their
+    structured content this way."""
+    stripped = text.strip()
+    if stripped[:1] not in ("{", "["):
+        return None
+    try:
+        value = loads(stripped.encode("utf-8", "surrogatepass"))
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, (dict, list)) else None

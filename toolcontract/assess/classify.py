@@ -7,7 +7,6 @@ call whose effect nobody observed stays unknown or unverified.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -271,13 +270,11 @@ def structured_return(record: Record) -> tuple[bool, Any]:
             return False, None  # images, documents, several blocks: content, not a structured return
         value = value[0]["text"]  # one text block: what a harness makes of an MCP result
     if isinstance(value, str):
-        text = value.strip()
-        if text[:1] not in ("{", "[") or len(text) > MAX_STRUCTURED_TEXT:
+        if len(value) > MAX_STRUCTURED_TEXT:
             return False, None
-        try:
-            value = json.loads(text)
-        except (ValueError, RecursionError):
-            return False, None
+        from toolcontract.jsoncodec import loads_container
+
+        value = loads_container(value)  # None: prose, or not JSON
     if isinstance(value, (dict, list)):
         return True, _structured_content(value)
     return False, None

@@ -242,11 +242,9 @@ def _json_text(value: str, what: str, pointer: str) -> Any:
 
 def _result_value(value: Any) -> Any:
     """A tool result as recorded: the JSON text of an object or array is parsed, other text kept."""
-    if isinstance(value, str) and value.lstrip()[:1] in ("{", "["):
-        try:
-            return jsoncodec.loads(value.encode("utf-8", "surrogatepass"))
-        except (ValueError, RecursionError):
-            return value
+    if isinstance(value, str):
+        parsed = jsoncodec.loads_container(value)
+        return value if parsed is None else parsed
     return value
 
 
