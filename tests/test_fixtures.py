@@ -8,7 +8,8 @@ import re
 import pytest
 
 from conftest import BAD_DIR, EXPECTED_RULES, GOOD_DIR, REPO, bad_fixtures, good_fixtures, lint_paths, rules_hit
-from toolcontract.lint.engine import SURFACES, all_rules
+from toolcontract.lint.engine import all_rules
+from toolcontract.lint.rule import SURFACES
 from toolcontract.sources.document import load_bytes
 
 SCHEMA_COMMENT = "# yaml-language-server: $schema=../../../schemas/descriptor.schema.json"

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, corpus_dir
-from toolcontract.lint.engine import SURFACES, Selection, lint_files
+from toolcontract.lint.engine import Selection, lint_files
+from toolcontract.lint.rule import SURFACES
 
 ROUNDS = 6
 

@@ -15,7 +15,9 @@ import pytest
 
 from conftest import EXPECTED_RULES, corpus_dir, good_fixtures, lint_paths
 from toolcontract.descriptor import ToolView
-from toolcontract.lint.engine import SURFACES, Bad, Selection, all_rules, lint_text
+from toolcontract.lint.context import RunContext, ToolContext
+from toolcontract.lint.engine import Selection, all_rules, lint_text
+from toolcontract.lint.rule import Bad, SURFACES
 from toolcontract.lint.rules.portability import pattern_feature
 from toolcontract.model import Severity
 
@@ -229,6 +231,10 @@ def test_anthropic_strict_union_limit():
 # ------------------------------------------------------------------ gemini
 
 
+def _ctx(tool: ToolView, surfaces: tuple[str, ...]) -> ToolContext:
+    return ToolContext(tool, RunContext(), surfaces)
+
+
 def _view(data: dict, raw: dict | None = None) -> ToolView:
     return ToolView({**HEAD, **data}, None, "", format="gemini" if raw else "native", raw=raw)
 
@@ -237,14 +243,14 @@ def test_gemini_json_schema_form_is_checked_against_its_own_subset():
     data = schema({"n": {"type": ["integer", "null"], "enum": [1, 2, True], "const": 1, "description": "N."}})
     raw = {"name": "weather_current", "parametersJsonSchema": data["input_schema"]}
     rules = all_rules()
-    assert list(rules["TC510"].check(_view(data, raw), ("gemini",))) == []
-    [enum_hit] = rules["TC511"].check(_view(data, raw), ("gemini",))
+    assert list(rules["TC510"].check(_ctx(_view(data, raw), ("gemini",)))) == []
+    [enum_hit] = rules["TC511"].check(_ctx(_view(data, raw), ("gemini",)))
     assert enum_hit.path[-1] == 2 and enum_hit.severity is Severity.WARNING
-    keywords = list(rules["TC512"].check(_view(data, raw), ("gemini",)))
+    keywords = list(rules["TC512"].check(_ctx(_view(data, raw), ("gemini",))))
     assert [h.path[-1] for h in keywords] == ["const"] and keywords[0].severity is Severity.WARNING
     # the same schema as `parameters` (what every other input converts to): errors
-    assert len(list(rules["TC510"].check(_view(data), ("gemini",)))) == 1
-    assert next(iter(rules["TC511"].check(_view(data), ("gemini",)))).severity is None
+    assert len(list(rules["TC510"].check(_ctx(_view(data), ("gemini",))))) == 1
+    assert next(iter(rules["TC511"].check(_ctx(_view(data), ("gemini",))))).severity is None
 
 
 def test_gemini_defs_only_at_the_root_and_refs_only_into_them():

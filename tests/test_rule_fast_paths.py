@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from conftest import BAD_DIR, GOOD_DIR, examples
 from toolcontract.descriptor import ToolView, model_description, name_words
+from toolcontract.lint.context import context
 from toolcontract.lint.rules.effects import annotation_contradiction
 from toolcontract.lint.rules.naming import GENERIC_WORDS, name_vague
 from toolcontract.model import Effect
@@ -52,7 +53,7 @@ def _vague_reference(name: str) -> bool:
 @settings(max_examples=examples(500), deadline=None)
 @given(NAMES)
 def test_name_vague_decides_as_the_plain_reading(name):
-    assert bool(list(name_vague(_tool({"name": name})))) == _vague_reference(name)
+    assert bool(list(name_vague(context(_tool({"name": name}))))) == _vague_reference(name)
 
 
 @given(st.one_of(st.text(max_size=20), st.sampled_from([e.value for e in Effect]), st.integers(), st.none()))
@@ -82,8 +83,8 @@ def test_annotation_contradictions_as_the_table_says():
         for read_only, destructive, open_world in itertools.product(values, repeat=3):
             notes = {k: v for k, v in (("readOnlyHint", read_only), ("destructiveHint", destructive),
                                        ("openWorldHint", open_world)) if v is not None}
-            hits = [(h.path, h.message) for h in annotation_contradiction(_tool({"effect": effect.value,
-                                                                                 "annotations": notes}))]
+            hits = [(h.path, h.message) for h in annotation_contradiction(context(_tool({"effect": effect.value,
+                                                                                 "annotations": notes})))]
             assert hits == _contradictions_reference(effect, notes), (effect, notes)
 
 

@@ -243,7 +243,7 @@ def test_format_is_an_annotation_for_the_compiled_validator() -> None:
 
 def _example_hits(schema: object, examples: list) -> list:
     tool = ToolView({"input_schema": schema, "examples": examples}, None, "")  # type: ignore[arg-type]
-    return [(h.path, h.message) for h in rules.example_invalid(tool)]
+    return [(h.path, h.message) for h in rules.example_invalid(context(tool))]
 
 
 @pytest.mark.long

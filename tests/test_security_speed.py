@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, examples
+from toolcontract.lint.context import context
 from toolcontract.lint.engine import Selection, all_rules, lint_files
 from toolcontract.security import clear_caches, gates, payloads, scan, secrets, signals, surfaces, unicode
 from toolcontract.security.lazy import Lazy
@@ -341,10 +342,10 @@ def test_rules_give_the_same_findings_in_any_order_and_selection():
     rules = [r for r in all_rules().values() if r.id in SECURITY_RULES]
     clear_caches()
     tools = lint_files(documents, Selection(select=("TC000",))).tool_views
-    by_tool = [(tool.name, r.id, h.path, h.message) for tool in tools for r in rules for h in r.check(tool)]
+    by_tool = [(tool.name, r.id, h.path, h.message) for tool in tools for r in rules for h in r.check(context(tool))]
     clear_caches()
     tools = lint_files(documents, Selection(select=("TC000",))).tool_views
-    by_rule = [(tool.name, r.id, h.path, h.message) for r in rules for tool in tools for h in r.check(tool)]
+    by_rule = [(tool.name, r.id, h.path, h.message) for r in rules for tool in tools for h in r.check(context(tool))]
     assert sorted(by_tool) == sorted(by_rule) and by_tool
 
 

@@ -884,8 +884,9 @@ def diff_tools(old: Iterable[ToolView], new: Iterable[ToolView]) -> list[ToolDif
 
 
 def diff_findings(diffs: Iterable[ToolDiff], selection=None) -> list[Finding]:
-    """Findings of the change rules (scope "diff") on these diffs, sorted. A rule's check
-    yields (side, Hit): the hit's path is in the old or the new tool's native names."""
+    """Findings of the change rules (scope "diff") on these diffs, sorted. Each hit names its
+    side (`Hit.subject`, "old" or "new"): its path is in that tool's native names."""
+    from toolcontract.lint.context import DiffContext
     from toolcontract.lint.engine import Selection, all_rules
 
     selection = selection or Selection()
@@ -893,8 +894,8 @@ def diff_findings(diffs: Iterable[ToolDiff], selection=None) -> list[Finding]:
     findings = []
     for diff in diffs:
         for rule in rules:
-            for side, hit in rule.check(diff):
-                tool = diff.old if side == "old" else diff.new
+            for hit in rule.check(DiffContext(diff)):
+                tool = diff.old if hit.subject == "old" else diff.new
                 assert tool is not None
                 document, pointer = tool.locate(hit.path)
                 line, column = document.locate(pointer, hit.anchor)

@@ -190,9 +190,10 @@ def compare_lock(
 
 
 def lock_findings(drifts: Iterable[Drift], lock_document, selection=None) -> list[Finding]:
-    """Findings of the lock rules (scope "lock"). A rule's check yields (where, Hit):
-    "tool" places the hit in the tool as read now, "lock" in `lock_document` (the hit's
-    path from the lockfile's root)."""
+    """Findings of the lock rules (scope "lock"). Each hit names where it is (`Hit.subject`):
+    "tool" places it in the tool as read now, "lock" in `lock_document` (the hit's path from
+    the lockfile's root)."""
+    from toolcontract.lint.context import LockContext
     from toolcontract.lint.engine import Selection, all_rules
     from toolcontract.sources.document import join_pointer
 
@@ -201,8 +202,8 @@ def lock_findings(drifts: Iterable[Drift], lock_document, selection=None) -> lis
     findings = []
     for drift in drifts:
         for rule in rules:
-            for where, hit in rule.check(drift):
-                if where == "tool":
+            for hit in rule.check(LockContext(drift)):
+                if hit.subject == "tool":
                     assert drift.tool is not None
                     document, pointer = drift.tool.locate(hit.path)
                 else:

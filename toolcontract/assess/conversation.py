@@ -48,7 +48,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
-from toolcontract.lint.engine import REGISTRY, Bad, Good, rule
+from toolcontract.lint.rule import Bad, Good, REGISTRY, rule
 from toolcontract.model import Outcome, Severity
 
 ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES = "anthropic", "openai-chat", "openai-responses"
@@ -389,6 +389,18 @@ def near_same(a: str, b: str, ratio: float = NEAR_SAME_RATIO) -> bool:
 # --------------------------------------------------------------------- findings
 
 
+class ConversationContext:
+    """What a conversation rule's `check(ctx)` sees: the conversation, its analysis (turns, what
+    answered what, the gates' envelopes), and the options of the run."""
+
+    __slots__ = ("conversation", "analysis", "options")
+
+    def __init__(self, conversation: "Conversation", analysis: "Analysis", options: "Options"):
+        self.conversation = conversation
+        self.analysis = analysis
+        self.options = options
+
+
 @dataclass(frozen=True, slots=True)
 class ConversationHit:
     """What a conversation rule found, at a block (or message) of the conversation."""
@@ -528,7 +540,8 @@ def _retry_example(errors: int) -> str:
                     _user(_res("toolu_01"), _res("toolu_02", "9 C")))),
     ),
 )
-def call_unanswered(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+def call_unanswered(ctx: ConversationContext) -> Iterator[ConversationHit]:
+    conversation, analysis, options = ctx.conversation, ctx.analysis, ctx.options
     last = conversation.last_index
     for call in analysis.unanswered:
         if call.id is None:
@@ -558,7 +571,8 @@ def call_unanswered(conversation: Conversation, analysis: Analysis, options: Opt
         Good(_lines(_USER, _assistant(_use("toolu_01")), _user(_res("toolu_01")))),
     ),
 )
-def result_orphan(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+def result_orphan(ctx: ConversationContext) -> Iterator[ConversationHit]:
+    conversation, analysis, options = ctx.conversation, ctx.analysis, ctx.options
     if conversation.continues:
         return  # the calls are in the previous response, which the transcript does not hold
     for result, why in analysis.orphans:
@@ -583,7 +597,8 @@ def result_orphan(conversation: Conversation, analysis: Analysis, options: Optio
                     _assistant(_use("toolu_02", "Lyon")), _user(_res("toolu_02", "9 C")))),
     ),
 )
-def call_id_duplicate(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+def call_id_duplicate(ctx: ConversationContext) -> Iterator[ConversationHit]:
+    conversation, analysis, options = ctx.conversation, ctx.analysis, ctx.options
     for call, first in analysis.duplicates:
         yield _call_hit(call, f"call id {call.id!r} is already used by the call of {_name(first)} at message "
                               f"{first.message}")
@@ -607,7 +622,8 @@ def call_id_duplicate(conversation: Conversation, analysis: Analysis, options: O
                     _user(_res("toolu_01"), _res("toolu_02", "9 C")))),
     ),
 )
-def results_split(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+def results_split(ctx: ConversationContext) -> Iterator[ConversationHit]:
+    conversation, analysis, options = ctx.conversation, ctx.analysis, ctx.options
     if conversation.format != ANTHROPIC:
         return
     for turn in analysis.rounds:
@@ -638,7 +654,8 @@ def results_split(conversation: Conversation, analysis: Analysis, options: Optio
                     '{"role": "user", "content": "Also, hurry."}')),
     ),
 )
-def results_not_next(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+def results_not_next(ctx: ConversationContext) -> Iterator[ConversationHit]:
+    conversation, analysis, options = ctx.conversation, ctx.analysis, ctx.options
     if conversation.format == ANTHROPIC:
         for turn in analysis.rounds:
             results = _answered(turn, analysis)
@@ -681,7 +698,8 @@ def results_not_next(conversation: Conversation, analysis: Analysis, options: Op
                     '{"role": "user", "content": [' + _res("toolu_01") + ', {"type": "text", "text": "Thanks."}]}')),
     ),
 )
-def results_not_first(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+def results_not_first(ctx: ConversationContext) -> Iterator[ConversationHit]:
+    conversation, analysis, options = ctx.conversation, ctx.analysis, ctx.options
     if conversation.format != ANTHROPIC:
         return
     for message in conversation.messages:
@@ -728,7 +746,8 @@ def _empty(content: Any) -> bool:
                     _user(_res("toolu_01", "unknown city 'Pariss'; ask the user", error=True)))),
     ),
 )
-def error_result_empty(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+def error_result_empty(ctx: ConversationContext) -> Iterator[ConversationHit]:
+    conversation, analysis, options = ctx.conversation, ctx.analysis, ctx.options
     for result in conversation.results:
         if result.is_error and _empty(result.content):
             yield _result_hit(result, f"the error result for call {result.call_id!r} is empty: say what failed and "
@@ -759,7 +778,8 @@ def error_result_empty(conversation: Conversation, analysis: Analysis, options: 
              + _user(_res("toolu_01")) + "]}\n"),
     ),
 )
-def tool_not_offered(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+def tool_not_offered(ctx: ConversationContext) -> Iterator[ConversationHit]:
+    conversation, analysis, options = ctx.conversation, ctx.analysis, ctx.options
     offered = conversation.offered_names
     if offered is None:
         return
@@ -787,7 +807,8 @@ def tool_not_offered(conversation: Conversation, analysis: Analysis, options: Op
         Good(_rounds_example(DEFAULT_MAX_ROUNDS)),
     ),
 )
-def rounds_exceeded(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+def rounds_exceeded(ctx: ConversationContext) -> Iterator[ConversationHit]:
+    conversation, analysis, options = ctx.conversation, ctx.analysis, ctx.options
     rounds = analysis.rounds
     if len(rounds) > options.max_rounds:
         first = rounds[options.max_rounds].calls[0]
@@ -812,7 +833,8 @@ def rounds_exceeded(conversation: Conversation, analysis: Analysis, options: Opt
         Good(_retry_example(RETRY_LIMIT - 1)),
     ),
 )
-def retry_loop(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+def retry_loop(ctx: ConversationContext) -> Iterator[ConversationHit]:
+    conversation, analysis, options = ctx.conversation, ctx.analysis, ctx.options
     for streak in retry_streaks(conversation, analysis, options):
         if len(streak) > options.retry_limit:
             call = streak[options.retry_limit]
@@ -928,8 +950,8 @@ def _retry_example(first_result: str | None, between: str = "") -> str:
              note="the payment is read back before the retry"),
     ),
 )
-def retry_after_unknown_effect(conversation: Conversation, analysis: Analysis,
-                               options: Options) -> Iterator[ConversationHit]:
+def retry_after_unknown_effect(ctx: ConversationContext) -> Iterator[ConversationHit]:
+    conversation, analysis, options = ctx.conversation, ctx.analysis, ctx.options
     if not analysis.envelopes:
         return  # the calls were not assessed: no outcome to go by
     calls = list(conversation.calls)
@@ -1003,8 +1025,8 @@ def _error_retry_example(second_city: str) -> str:
         Good(_error_retry_example("Paris")),
     ),
 )
-def error_result_retried_unchanged(conversation: Conversation, analysis: Analysis,
-                                   options: Options) -> Iterator[ConversationHit]:
+def error_result_retried_unchanged(ctx: ConversationContext) -> Iterator[ConversationHit]:
+    conversation, analysis, options = ctx.conversation, ctx.analysis, ctx.options
     # one finding per run of failing retries; a run long enough for TC810 is that rule's (a loop, not a sign)
     quiet: set[Call] = set()
     for streak in retry_streaks(conversation, analysis, options):
@@ -1057,7 +1079,8 @@ def _structured_example(count: Any) -> str:
         Good(_structured_example(3)),
     ),
 )
-def result_output_schema(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+def result_output_schema(ctx: ConversationContext) -> Iterator[ConversationHit]:
+    conversation, analysis, options = ctx.conversation, ctx.analysis, ctx.options
     if not analysis.envelopes:
         return
     from toolcontract.assess.classify import OUTPUT_MISMATCH
@@ -1106,7 +1129,8 @@ def _trace_example(tool_name: str) -> str:
         Good(_trace_example('{"stringValue": "get_weather"}')),
     ),
 )
-def trace_span_invalid(conversation: Conversation, analysis: Analysis, options: Options) -> Iterator[ConversationHit]:
+def trace_span_invalid(ctx: ConversationContext) -> Iterator[ConversationHit]:
+    conversation, analysis, options = ctx.conversation, ctx.analysis, ctx.options
     for pointer, message, index in conversation.unread:
         yield ConversationHit(pointer, message, index)
 
@@ -1129,7 +1153,7 @@ def check(conversation: Conversation, options: Options = Options(), select: Iter
     for r in conversation_rules():
         if chosen is not None and not r.id.startswith(chosen):
             continue
-        for hit in r.check(conversation, analysis, options):
+        for hit in r.check(ConversationContext(conversation, analysis, options)):
             line, column = conversation.locate(hit.pointer)
             findings.append(ConversationFinding(
                 conversation.path, line, column, r.id, r.name, hit.severity or r.severity, hit.message, hit.pointer,

@@ -115,7 +115,8 @@ def _load(files, selection, input_format: Optional[str], strict: bool) -> _Loade
     """Read each file's tools, with its contract overlay as lint pairs them. A file that does not
     load is a TC000 finding when it was named (`strict`), and left out in discovery, as is a
     file that is no descriptor file."""
-    from toolcontract.lint.engine import Hit, all_rules
+    from toolcontract.lint.engine import all_rules
+    from toolcontract.lint.rule import Hit
     from toolcontract.model import Finding
     from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_bytes
     from toolcontract.sources.overlay import pair_overlays

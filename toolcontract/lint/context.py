@@ -1,4 +1,5 @@
-"""What several rules need of one tool, computed once per tool, owned by the lint run.
+"""What a rule's `check(ctx)` is given, by scope, and what several rules need of one tool,
+computed once per tool, owned by the lint run.
 
 The engine makes a `RunContext` per run and a `ToolContext` per tool (`ToolView.context`), so
 rules that ask for the same schema walk, metaschema errors or security scan of a tool share
@@ -8,13 +9,21 @@ module level, and nothing is keyed on an object that may be gone.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 if TYPE_CHECKING:
     from toolcontract.descriptor import ToolView
+    from toolcontract.lint.suppression import Suppression
+    from toolcontract.sources.document import Document, LoadError
     from toolcontract.lint.rules.schema import Walk
     from toolcontract.schema_tools import SchemaError
     from toolcontract.security.scan import ScanRun, ToolScan
+
+
+# Tools of one file checked by every per-tool rule (config `max-tools-checked`): the largest real
+# tool lists hold a few hundred (Gemini takes 512 declarations, OpenAI 128), and each tool costs a
+# fraction of a millisecond, so a 5 MiB file of 100,000 tools stays within seconds (TC003 says so).
+MAX_TOOLS_CHECKED = 2_000
 
 
 class RunContext:
@@ -37,14 +46,17 @@ class RunContext:
 
 
 class ToolContext:
-    """One tool's shared answers. Walks and metaschema errors are kept per schema object (each
-    entry holds its schema, so the object cannot go and its id be reused while the context lives)."""
+    """What a tool rule sees (scope "tool"): the tool, and its shared answers. Walks and metaschema
+    errors are kept per schema object (each entry holds its schema, so the object cannot go and its
+    id be reused while the context lives). `surfaces`: the targeted surfaces among the running
+    rule's own (the engine sets it before each portability rule; empty for the others)."""
 
-    __slots__ = ("tool", "run", "_walks", "_fields", "_meta", "_scan")
+    __slots__ = ("tool", "run", "surfaces", "_walks", "_fields", "_meta", "_scan")
 
-    def __init__(self, tool: "ToolView", run: RunContext):
+    def __init__(self, tool: "ToolView", run: RunContext, surfaces: tuple[str, ...] = ()):
         self.tool = tool
         self.run = run
+        self.surfaces = surfaces
         self._walks: dict[tuple[int, str], tuple[Any, Walk]] = {}
         self._fields: list | None = None
         self._meta: dict[int, tuple[Any, list[SchemaError]]] = {}
@@ -96,3 +108,95 @@ def context(tool: "ToolView") -> ToolContext:
     if ctx is None:
         ctx = tool.context = ToolContext(tool, RunContext())
     return ctx
+
+
+class LoadContext:
+    """What a load rule sees (scope "load"): the file as read, or the error met reading it
+    (TC000); `document` is None then. `options`: the rule settings of the configuration."""
+
+    __slots__ = ("path", "document", "error", "options")
+
+    def __init__(self, path: str, document: "Document | None" = None, error: "LoadError | None" = None,
+                 options: Mapping[str, Any] | None = None):
+        self.path = path
+        self.document = document
+        self.error = error
+        self.options = {} if options is None else options
+
+
+class DocumentContext:
+    """What a document rule sees (scope "document"): one loaded file of our own format."""
+
+    __slots__ = ("document", "options")
+
+    def __init__(self, document: "Document", options: Mapping[str, Any] | None = None):
+        self.document = document
+        self.options = {} if options is None else options
+
+
+class ListContext:
+    """What a list rule sees (scope "list"): the tools of one tool list (a file, a live server) in
+    file order, the document that holds them, the targeted surfaces among the rule's own (empty for
+    a rule that names none), and the rule settings of the configuration (`Selection.options`).
+
+    `list_path` is the path from the document's root to the list itself (`("tools",)` in an
+    MCP result, `()` for a bare list or a single tool): a hit about the whole list goes there
+    (`Hit.subject` None); a hit about one tool names it as its subject."""
+
+    __slots__ = ("tools", "document", "surfaces", "options", "list_path")
+
+    def __init__(self, tools: "list[ToolView]", document: "Document", surfaces: tuple[str, ...] = (),
+                 options: Mapping[str, Any] | None = None, list_path: tuple = ()):
+        self.tools = tools
+        self.document = document
+        self.surfaces = surfaces
+        self.options = {} if options is None else options
+        self.list_path = list_path
+
+    def option(self, name: str, default: Any) -> Any:
+        return self.options.get(name, default)
+
+
+class SetContext:
+    """What a set rule sees (scope "set"): every tool of the run, in file order (light views in a
+    parallel run: the fields the rule `reads`); each hit names its tool as `Hit.subject`."""
+
+    __slots__ = ("tools", "options")
+
+    def __init__(self, tools: "list[ToolView]", options: Mapping[str, Any] | None = None):
+        self.tools = tools
+        self.options = {} if options is None else options
+
+
+class SuppressionContext:
+    """What TC009 sees: the suppression comments of one file after the findings were matched
+    (`Suppression.used`), and `ran(code)`: whether the rules a code names ran on it, so that no
+    finding of them is evidence that the comment is unused."""
+
+    __slots__ = ("path", "suppressions", "ran")
+
+    def __init__(self, path: str, suppressions: "list[Suppression]", ran: Callable[[str], bool]):
+        self.path = path
+        self.suppressions = suppressions
+        self.ran = ran
+
+
+class DiffContext:
+    """What a diff rule sees (scope "diff"): one tool's change between two versions
+    (toolcontract.diff.ToolDiff); each hit names the side it is in ("old" or "new")."""
+
+    __slots__ = ("diff",)
+
+    def __init__(self, diff: Any):
+        self.diff = diff
+
+
+class LockContext:
+    """What a lock rule sees (scope "lock"): one tool's drift from the lockfile
+    (toolcontract.lock.Drift); each hit names where it is: "tool" (the tool as read now) or
+    "lock" (a path from the lockfile's root)."""
+
+    __slots__ = ("drift",)
+
+    def __init__(self, drift: Any):
+        self.drift = drift

@@ -10,165 +10,12 @@ from __future__ import annotations
 from typing import AbstractSet, Any, Callable, Iterable, Iterator, Mapping
 
 from toolcontract.descriptor import ToolView
-from toolcontract.lint.context import RunContext, ToolContext
+from toolcontract.lint.context import (MAX_TOOLS_CHECKED, DocumentContext, ListContext, LoadContext, RunContext,
+                                       SetContext, SuppressionContext, ToolContext)
+from toolcontract.lint.rule import REGISTRY, SURFACES, Hit, Rule
 from toolcontract.model import Finding, Severity
 from toolcontract.records import MutableRecord, Record
 from toolcontract.sources.document import DEFAULT_LIMITS, Document, Limits, LoadError, load_bytes
-
-
-class Hit(Record):
-    """What a rule found. `path` is in native field names (tool rules) or from the
-    file's root (document rules); `anchor` picks the key or the value (see Document.locate);
-    `severity`, when given, raises or lowers the rule's own default."""
-
-    __slots__ = ("path", "message", "anchor", "severity")
-
-    def __init__(self, path: tuple[str | int, ...] = (), message: str = "", anchor: str = "auto",
-                 severity: Severity | None = None):
-        self.path = path
-        self.message = message
-        self.anchor = anchor
-        self.severity = severity
-
-
-class Bad(Record):
-    """An example that must produce a hit of its rule at `line`.
-
-    `before` (change rules only) is the old version that `text` is compared with; the hit is
-    then in `text`, or in `before` for what only the old version has (a removed tool).
-    `options`: rule settings (config keys, see Selection.options) the example is linted with,
-    so an example of a threshold stays short (`{"max-toolset-tokens": 300}`)."""
-
-    __slots__ = ("text", "line", "note", "before", "options")
-
-    def __init__(self, text: str, line: int, note: str = "", before: str = "",
-                 options: Mapping[str, Any] | None = None):
-        self.text = text
-        self.line = line
-        self.note = note
-        self.before = before
-        self.options = tuple(sorted((options or {}).items()))
-
-
-class Good(Record):
-    """An example that must produce no hit of its rule (compared with `before`, for change rules;
-    linted with `options`, as for Bad)."""
-
-    __slots__ = ("text", "note", "before", "options")
-
-    def __init__(self, text: str, note: str = "", before: str = "", options: Mapping[str, Any] | None = None):
-        self.text = text
-        self.note = note
-        self.before = before
-        self.options = tuple(sorted((options or {}).items()))
-
-
-def example_settings(example: "Bad | Good") -> str:
-    """The settings an example is linted with, as a note says them ("" when none)."""
-    return ", ".join(f"{key} = {value}" for key, value in example.options)
-
-
-class Rule(Record):
-    """One check: its id, name, texts, default severity, examples, and the function that runs it.
-
-    `scope`: "load" (raised by the engine while reading), "document" (check(Document)),
-    "tool" (check(ToolView)), "list" (check(ListContext) -> (ToolView or None, Hit): the tools of
-    one tool list, a file or a live server, with its overlay; None places the hit at the list),
-    "set" (check(list[ToolView]) -> (ToolView, Hit): every tool of the run); "diff" and
-    "lock" are change rules, never run by lint_files (see toolcontract.lint.rules.change).
-    `surfaces`: for portability rules, the surfaces (see SURFACES) the rule speaks for; such a
-    rule runs only when `--target` names one of them, as check(tool, surfaces) with those named.
-    `reads`: for set rules, the descriptor fields (native names, scalars) their check reads of
-    each tool; a parallel run (lint_files(jobs=N)) hands them light views with only these.
-    `contract`: the rule checks fields only our format and contract overlays have (version,
-    non-goals, observation, target): on a provider tool it runs only when the tool has an
-    overlay entry, and then at most as a warning, unless contracts are required (see
-    descriptor.CONTRACT_LEVELS).
-    `once_per_copy`: a finding about a subschema that several tools of one file carry word for
-    word (the same `owner` property in 40 tools) is reported once, at its first copy, naming how
-    many other tools share it.
-    Rules compare equal by everything but `check`.
-    """
-
-    __slots__ = ("id", "name", "summary", "rationale", "severity", "examples", "scope", "check", "surfaces", "reads",
-                 "contract", "once_per_copy")
-
-    def __init__(self, id: str, name: str, summary: str, rationale: str, severity: Severity,
-                 examples: tuple[Bad | Good, ...], scope: str = "tool", check: Callable | None = None,
-                 surfaces: tuple[str, ...] = (), reads: tuple[str, ...] = (), contract: bool = False,
-                 once_per_copy: bool = False):
-        self.id = id
-        self.name = name
-        self.summary = summary
-        self.rationale = rationale
-        self.severity = severity
-        self.examples = examples
-        self.scope = scope
-        self.check = check
-        self.surfaces = surfaces
-        self.reads = reads
-        self.contract = contract
-        self.once_per_copy = once_per_copy
-
-    def _compared(self) -> tuple:
-        return tuple(getattr(self, name) for name in self.__slots__ if name != "check")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._compared() == other._compared()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash(self._compared())
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__ if name != "check")
-        return f"Rule({fields})"
-
-    @property
-    def bad_examples(self) -> tuple[Bad, ...]:
-        return tuple(e for e in self.examples if isinstance(e, Bad))
-
-    @property
-    def good_examples(self) -> tuple[Good, ...]:
-        return tuple(e for e in self.examples if isinstance(e, Good))
-
-
-REGISTRY: dict[str, Rule] = {}
-
-# the provider surfaces portability rules speak for (`--target`)
-SURFACES = ("openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "mcp")
-
-
-def rule(
-    *,
-    id: str,
-    name: str,
-    summary: str,
-    rationale: str,
-    severity: Severity,
-    examples: tuple[Bad | Good, ...],
-    scope: str = "tool",
-    surfaces: tuple[str, ...] = (),
-    reads: tuple[str, ...] = (),
-    contract: bool = False,
-    once_per_copy: bool = False,
-) -> Callable:
-    """Register the decorated function as the check of a new rule."""
-
-    def register(check: Callable | None) -> Callable | None:
-        if id in REGISTRY:
-            raise ValueError(f"rule {id} registered twice")
-        unknown = set(surfaces) - set(SURFACES)
-        if unknown:
-            raise ValueError(f"rule {id}: unknown surfaces {sorted(unknown)}")
-        if scope == "set" and not reads:
-            raise ValueError(f"rule {id}: a set rule names the fields it reads (`reads`)")
-        REGISTRY[id] = Rule(id, name, summary, rationale, severity, examples, scope, check, tuple(surfaces),
-                            tuple(reads), contract, once_per_copy)
-        return check
-
-    return register
 
 
 def all_rules(files_only: bool = False) -> dict[str, Rule]:
@@ -262,28 +109,6 @@ class Selection(Record):
 # -------------------------------------------------------------------- running
 
 
-class ListContext(Record):
-    """What a list rule sees: the tools of one tool list (a file, a live server) in file order,
-    the document that holds them, the targeted surfaces among the rule's own (empty for a rule
-    that names none), and the rule settings of the configuration (`Selection.options`).
-
-    `list_path` is the path from the document's root to the list itself (`("tools",)` in an
-    MCP result, `()` for a bare list or a single tool): a hit about the whole list goes there."""
-
-    __slots__ = ("tools", "document", "surfaces", "options", "list_path")
-
-    def __init__(self, tools: list[ToolView], document: Document, surfaces: tuple[str, ...] = (),
-                 options: Mapping[str, Any] | None = None, list_path: tuple = ()):
-        self.tools = tools
-        self.document = document
-        self.surfaces = surfaces
-        self.options = {} if options is None else options
-        self.list_path = list_path
-
-    def option(self, name: str, default: Any) -> Any:
-        return self.options.get(name, default)
-
-
 def list_path_of(tools: list[ToolView]) -> tuple:
     """The path of the list that holds these tools: the common parent of their pointers."""
     from toolcontract.sources.document import split_pointer
@@ -331,15 +156,19 @@ class LintResult(MutableRecord):
     __hash__ = None  # type: ignore[assignment]
 
 
-def _finding(rule: Rule, hit: Hit, document: Document, pointer: str, tool: str | None, severity: Severity) -> Finding:
-    line, column = document.locate(pointer, hit.anchor)
-    return Finding(document.path, line, column, rule.id, rule.name, severity, hit.message, pointer, tool)
+def _finding(rule: Rule, hit: Hit, document: Document | None, pointer: str, tool: str | None, selection: Selection,
+             cap: Severity | None = None, path: str | None = None) -> Finding:
+    """The finding of a rule's hit: placed at `hit.position` when it has one, else at `pointer` in
+    `document`; its severity is the one place severities are decided (Selection.severity_of)."""
+    if hit.position is not None:
+        line, column = hit.position
+    else:
+        line, column = document.locate(pointer, hit.anchor)
+    where = path if path is not None else document.path
+    return Finding(where, line, column, rule.id, rule.name, selection.severity_of(rule, hit, cap), hit.message,
+                   pointer, tool)
 
 
-# Tools of one file checked by every per-tool rule (config `max-tools-checked`): the largest real
-# tool lists hold a few hundred (Gemini takes 512 declarations, OpenAI 128), and each tool costs a
-# fraction of a millisecond, so a 5 MiB file of 100,000 tools stays within seconds (TC003 says so).
-MAX_TOOLS_CHECKED = 2_000
 
 
 def lint_files(
@@ -402,9 +231,10 @@ def lint_files(
         views.extend(chunk.views)
         count += chunk.files
     for r in plan.set_rules:
-        for tool, hit in r.check(views):
+        for hit in r.check(SetContext(views, selection.options)):
+            tool = hit.subject
             doc, pointer = tool.locate(hit.path)
-            findings.append(_finding(r, hit, doc, pointer, tool.name, selection.severity_of(r, hit)))
+            findings.append(_finding(r, hit, doc, pointer, tool.name, selection))
     from toolcontract.lint.suppression import suppress
 
     if selection.per_file_ignores:
@@ -439,7 +269,7 @@ class _Plan(MutableRecord):
     """The rules of one lint run, sorted by scope, and how to run them on a list of files."""
 
     __slots__ = ("selection", "rules", "doc_rules", "tool_rules", "list_rules", "set_rules", "input_format",
-                 "overlays", "limits", "walked", "current", "run")
+                 "overlays", "limits", "walked", "current", "run", "tool_limit")
 
     def __init__(self, selection: Selection, rules: dict[str, Rule], doc_rules: list[Rule],
                  tool_rules: list[tuple[Rule, tuple[str, ...]]], list_rules: list[tuple[Rule, tuple[str, ...]]],
@@ -458,6 +288,7 @@ class _Plan(MutableRecord):
         self.walked = walked
         self.current = current  # the file being linted (what an InternalError names)
         self.run = RunContext()  # what the rules of this run share across tools (lint.context)
+        self.tool_limit = selection.enabled("TC003")  # per-tool rules see at most max-tools-checked tools
 
     @classmethod
     def of(cls, selection: Selection, input_format: str | None, overlays, limits: Limits,
@@ -489,7 +320,6 @@ class _Plan(MutableRecord):
         selection, limits, overlays, walked = self.selection, self.limits, self.overlays, self.walked
         rules = self.rules
         parse_rule, duplicate_rule, structure_rule = rules["TC000"], rules["TC001"], rules["TC002"]
-        limit_rule = rules["TC003"]
         findings: list[Finding] = []
         unread: list[Finding] = []
         skipped: list[str] = []
@@ -499,8 +329,13 @@ class _Plan(MutableRecord):
         overlay_paths = {overlay_path for overlay_path, _ in overlays.values()} if overlays else set()
 
         def not_loaded(path: str, error: LoadError) -> None:
-            unread.append(Finding(path, error.line, error.column, parse_rule.id, parse_rule.name,
-                                  selection.severity_of(parse_rule, Hit(message=error.message)), error.message))
+            for hit in parse_rule.check(LoadContext(path, error=error, options=selection.options)):
+                unread.append(_finding(parse_rule, hit, None, "", None, selection, path=path))
+
+        def duplicates(document: Document) -> None:
+            if selection.enabled(duplicate_rule.id):
+                for hit in duplicate_rule.check(LoadContext(document.path, document, options=selection.options)):
+                    findings.append(_finding(duplicate_rule, hit, document, _pointer(hit.path), None, selection))
 
         for path, content in files:
             self.current = path  # named by an InternalError, should a bug surface here
@@ -524,8 +359,7 @@ class _Plan(MutableRecord):
                 continue
             count += 1
             documents[path] = document
-            if selection.enabled(duplicate_rule.id):
-                findings.extend(_duplicates(document, duplicate_rule, selection))
+            duplicates(document)
             overlay = None
             if overlays and path in overlays:
                 overlay_path, overlay_content = overlays[path]
@@ -535,8 +369,7 @@ class _Plan(MutableRecord):
                         raise overlay_content
                     overlay = load_bytes(overlay_content, overlay_path, limits)
                     documents[overlay_path] = overlay
-                    if selection.enabled(duplicate_rule.id):
-                        findings.extend(_duplicates(overlay, duplicate_rule, selection))
+                    duplicates(overlay)
                 except LoadError as error:
                     not_loaded(overlay_path, error)
             read = read_tools(document, self.input_format, overlay, selection.contracts_required)
@@ -546,48 +379,42 @@ class _Plan(MutableRecord):
             unplaced = not tools or (read.format == "native" and "toolcontract" not in document.data)
             structure = unread if unplaced else findings if selection.enabled(structure_rule.id) else None
             if read.format == "native":
+                document_ctx = DocumentContext(document, selection.options)
                 for r in self.doc_rules:
                     if r is structure_rule:
                         continue
-                    for hit in r.check(document):
-                        pointer = _pointer(hit.path)
-                        findings.append(_finding(r, hit, document, pointer, None, selection.severity_of(r, hit)))
+                    for hit in r.check(document_ctx):
+                        findings.append(_finding(r, hit, document, _pointer(hit.path), None, selection))
                 if structure is not None:
-                    for hit in structure_rule.check(document):
-                        structure.append(_finding(structure_rule, hit, document, _pointer(hit.path), None,
-                                                  selection.severity_of(structure_rule, hit)))
+                    for hit in structure_rule.check(document_ctx):
+                        structure.append(_finding(structure_rule, hit, document, _pointer(hit.path), None, selection))
             if structure is not None:
                 tool_names: dict = {}  # the tools' entries by pointer, made on the first problem
                 for problem in read.problems:
                     problem_document, pointer, message = problem
                     hit = Hit(message=message, anchor=getattr(problem, "anchor", "auto"))
                     structure.append(_finding(structure_rule, hit, problem_document, pointer,
-                                              _tool_at(read.tools, problem_document, pointer, tool_names),
-                                              selection.severity_of(structure_rule, hit)))
+                                              _tool_at(read.tools, problem_document, pointer, tool_names), selection))
             for tool in tools:
                 tool.context = ToolContext(tool, self.run)
             views.extend(tools)
             checked = tools
-            budget = selection.options.get("max-tools-checked", MAX_TOOLS_CHECKED)
-            if len(tools) > budget and selection.enabled(limit_rule.id):  # bounded time on any file
-                checked = tools[:budget]
-                hit = Hit(list_path_of(tools), f"the file holds {len(tools):,} tools; the first {budget:,} were checked "
-                          f"by every rule, the other {len(tools) - budget:,} only for their structure, names and the "
-                          "rules of the whole list (setting: max-tools-checked)")
-                findings.append(_finding(limit_rule, hit, document, _pointer(hit.path), None,
-                                         selection.severity_of(limit_rule, hit)))
+            if self.tool_limit:  # bounded time on any file, when TC003 runs to say so
+                budget = selection.options.get("max-tools-checked", MAX_TOOLS_CHECKED)
+                checked = tools[:budget] if len(tools) > budget else tools
             copies: list[tuple[int, Finding]] | None = [] if len(checked) > 1 else None
             for index, tool in enumerate(checked):
                 # a contract rule runs on a provider tool only with an overlay entry, and then warns at most
                 level = tool.contracts
                 cap = Severity.WARNING if level == "entry" else None
+                ctx = tool.context
                 for r, surfaces in self.tool_rules:
                     if r.contract and (level == "none" or level == "listed"):
                         continue
-                    for hit in (r.check(tool, surfaces) if r.surfaces else r.check(tool)):
+                    ctx.surfaces = surfaces
+                    for hit in r.check(ctx):
                         doc, pointer = tool.locate(hit.path)
-                        severity = selection.severity_of(r, hit, cap if r.contract else None)
-                        finding = _finding(r, hit, doc, pointer, tool.name, severity)
+                        finding = _finding(r, hit, doc, pointer, tool.name, selection, cap if r.contract else None)
                         if copies is not None and r.once_per_copy:
                             copies.append((index, finding))
                         else:
@@ -606,12 +433,13 @@ class _Plan(MutableRecord):
         list_path = list_path_of(tools)
         for r, surfaces in self.list_rules:
             ctx = ListContext(tools, document, surfaces, selection.options, list_path)
-            for tool, hit in r.check(ctx):
+            for hit in r.check(ctx):
+                tool = hit.subject
                 if tool is None:
                     doc, pointer, name = document, _pointer(hit.path), None
                 else:
                     (doc, pointer), name = tool.locate(hit.path), tool.name
-                yield _finding(r, hit, doc, pointer, name, selection.severity_of(r, hit))
+                yield _finding(r, hit, doc, pointer, name, selection)
 
 
 def _tool_at(tools: list[ToolView], document: Document, pointer: str, index: dict) -> str | None:
@@ -678,14 +506,6 @@ def _once_per_copy(found: list[tuple[int, Finding]], document: Document) -> list
                                                    f"tool{'s' * (n != 1)} of this file; reported once)")
             kept.append(finding)
     return kept
-
-
-def _duplicates(document: Document, rule: Rule, selection: Selection) -> Iterator[Finding]:
-    for dup in document.duplicates:
-        hit = Hit(message=f"key {dup.key!r} repeats the one at line {dup.first_line}, column "
-                  f"{dup.first_column}; only the last value is used")
-        yield Finding(document.path, dup.line, dup.column, rule.id, rule.name,
-                      selection.severity_of(rule, hit), hit.message, dup.pointer)
 
 
 def _pointer(path: tuple) -> str:

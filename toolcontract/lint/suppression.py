@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 
+from toolcontract.model import Finding
 from toolcontract.records import Record
 
 # within a comment's text: the suppression, at its start or after other comment text
@@ -124,23 +125,24 @@ def apply_suppressions(findings, suppressions: list[Suppression]):
 
 
 def suppress(findings, documents, selection, rules, unread_paths=frozenset()):
-    """Findings after inline suppressions, plus TC009 for each unused one (sorted); none for
+    """Findings after inline suppressions, plus TC009's findings on the comments (sorted); none for
     the files in `unread_paths` (files that gave no tool: TC002)."""
-    from toolcontract.model import Finding
+    from toolcontract.lint.context import SuppressionContext
 
     by_path: dict[str, list] = {}
     for finding in findings:
         by_path.setdefault(finding.path, []).append(finding)
-    from toolcontract.lint.engine import Hit
-
     unused_rule = rules["TC009"]
     report_unused = selection.enabled(unused_rule.id)
-    severity = selection.severity_of(unused_rule, Hit(message=""))  # as every rule's: config severities apply
     enabled = [rule.id for rule in rules.values()
                if selection.enabled(rule.id) and (not rule.surfaces or selection.surfaces_for(rule))]
     # selected rules that run only for targets, and which of them ran
     targeted = [(rule.id, bool(selection.surfaces_for(rule))) for rule in rules.values()
                 if rule.surfaces and selection.enabled(rule.id)]
+
+    def ran(code: str) -> bool:
+        return _evidence(code, enabled, targeted)
+
     result = []
     for path in set(by_path) | set(documents):
         document = documents.get(path)
@@ -156,20 +158,10 @@ def suppress(findings, documents, selection, rules, unread_paths=frozenset()):
         result.extend(kept)
         if not report_unused or path in unread_paths:
             continue
-        for s in suppressions:
-            for code in s.invalid:
-                result.append(Finding(path, s.line, s.column, unused_rule.id, unused_rule.name,
-                                      severity, f"invalid suppression {code!r}: rule ids look like TC403, "
-                                      "prefixes like TC4", "", None))
-            if s.used or (s.invalid and not s.codes):
-                continue
-            if s.codes and not all(_evidence(code, enabled, targeted) for code in s.codes):
-                continue  # it names a rule that did not run: not evidence of anything
-            what = ", ".join(s.codes) if s.codes else "any rule"
-            message = f"unused suppression: no finding of {what} " + (
-                "in this file" if s.applies_to is None else f"on line {s.applies_to}")
-            result.append(Finding(path, s.line, s.column, unused_rule.id, unused_rule.name,
-                                  severity, message, "", None))
+        for hit in unused_rule.check(SuppressionContext(path, suppressions, ran)):
+            line, column = hit.position
+            result.append(Finding(path, line, column, unused_rule.id, unused_rule.name,
+                                  selection.severity_of(unused_rule, hit), hit.message, "", None))
     result.sort()
     return result
 

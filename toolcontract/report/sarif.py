@@ -14,7 +14,8 @@ from typing import TextIO
 from urllib.parse import quote
 
 from toolcontract import __version__, jsoncodec
-from toolcontract.lint.engine import Bad, all_rules, example_settings
+from toolcontract.lint.engine import all_rules
+from toolcontract.lint.rule import Bad, example_settings
 from toolcontract.model import Severity
 
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}

@@ -24,8 +24,8 @@ OTHER_FAMILIES = (
     "toolcontract.lint.rules.change",  # TC7xx: diff and lock rules
     "toolcontract.assess.conversation",  # TC8xx: conversation rules, run by assess
 )
-# the scopes of the rules lint runs on files (see toolcontract.lint.engine.Rule)
-FILE_SCOPES = frozenset(("load", "document", "tool", "list", "set"))
+# the scopes of the rules lint runs on files (see toolcontract.lint.rule.Rule)
+FILE_SCOPES = frozenset(("load", "document", "tool", "list", "set", "suppression"))
 
 _loaded: set[bool] = set()
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from toolcontract.diff import Area, Bump, Level, ToolDiff
-from toolcontract.lint.engine import Bad, Good, Hit, rule
+from toolcontract.lint.context import DiffContext, LockContext
+from toolcontract.lint.rule import Bad, Good, Hit, rule
 from toolcontract.lock import Drift
 from toolcontract.model import Severity
 
@@ -73,12 +74,13 @@ def _needs_bump(diff: ToolDiff) -> bool:
         Good(_weather(version="2.0.0", units="[metric]"), before=_WEATHER_V1, note="the same change, as 2.0.0"),
     ),
 )
-def breaking_change_unversioned(diff: ToolDiff) -> Iterator[tuple[str, Hit]]:
+def breaking_change_unversioned(ctx: DiffContext) -> Iterator[Hit]:
+    diff = ctx.diff
     if not _needs_bump(diff) or diff.bump.allows_breaking:
         return
     for change in diff.changes:
         if change.level is Level.BREAKING:
-            yield change.side, Hit(change.path, f"{change.message}; {_breaking_reason(diff)}", change.anchor)
+            yield Hit(change.path, f"{change.message}; {_breaking_reason(diff)}", change.anchor, subject=change.side)
 
 
 @rule(
@@ -100,7 +102,8 @@ def breaking_change_unversioned(diff: ToolDiff) -> Iterator[tuple[str, Hit]]:
              note="a description is not the schema's shape"),
     ),
 )
-def contract_change_unversioned(diff: ToolDiff) -> Iterator[tuple[str, Hit]]:
+def contract_change_unversioned(ctx: DiffContext) -> Iterator[Hit]:
+    diff = ctx.diff
     if not _needs_bump(diff) or diff.bump.allows_contract_change:
         return
     if diff.bump is Bump.NONE:
@@ -109,7 +112,7 @@ def contract_change_unversioned(diff: ToolDiff) -> Iterator[tuple[str, Hit]]:
         reason = f"{diff.version_move()} is a patch bump: a change to the contract needs at least a minor one"
     for change in diff.changes:
         if change.level is Level.COMPATIBLE and change.area.contract:
-            yield change.side, Hit(change.path, f"{change.message}; {reason}", change.anchor)
+            yield Hit(change.path, f"{change.message}; {reason}", change.anchor, subject=change.side)
 
 
 def _reported_elsewhere(diff: ToolDiff, level: Level, area: Area) -> bool:
@@ -138,12 +141,13 @@ def _reported_elsewhere(diff: ToolDiff, level: Level, area: Area) -> bool:
         Good(_WEATHER_V1, before=_WEATHER_V1, note="no change"),
     ),
 )
-def contract_changed(diff: ToolDiff) -> Iterator[tuple[str, Hit]]:
+def contract_changed(ctx: DiffContext) -> Iterator[Hit]:
+    diff = ctx.diff
     for change in diff.changes:
         if _reported_elsewhere(diff, change.level, change.area):
             continue
         suffix = "" if change.area is Area.TOOL else f" ({diff.version_move()})"
-        yield change.side, Hit(change.path, f"{change.level.value}: {change.message}{suffix}", change.anchor)
+        yield Hit(change.path, f"{change.level.value}: {change.message}{suffix}", change.anchor, subject=change.side)
 
 
 _TWO_TOOLS = """\
@@ -175,12 +179,13 @@ tools:
         Good(_TWO_TOOLS.replace("1.2.0", "1.2.1"), before=_TWO_TOOLS),
     ),
 )
-def tool_removed(diff: ToolDiff) -> Iterator[tuple[str, Hit]]:
+def tool_removed(ctx: DiffContext) -> Iterator[Hit]:
+    diff = ctx.diff
     for change in diff.changes:
         if change.area is Area.TOOL and change.level is Level.BREAKING:
-            yield change.side, Hit(change.path, f"tool {diff.name!r} removed ("
+            yield Hit(change.path, f"tool {diff.name!r} removed ("
                                    + (f"was version {diff.old_version}" if diff.old_version else "it had no version")
-                                   + "): callers that name it will fail", change.anchor)
+                                   + "): callers that name it will fail", change.anchor, subject=change.side)
 
 
 # ---------------------------------------------------------------------- lock
@@ -222,15 +227,16 @@ def _short(digest: str | None) -> str:
              before=_LOCKED, note="changed with a new version (TC714)"),
     ),
 )
-def tool_changed_same_version(drift: Drift) -> Iterator[tuple[str, Hit]]:
+def tool_changed_same_version(ctx: LockContext) -> Iterator[Hit]:
+    drift = ctx.drift
     if drift.kind != "changed" or drift.tool is None:
         return
     where = ("version",) if "version" in drift.tool.data else ("name",)
     version = f"its version is still {drift.entry.version}" if drift.entry and drift.entry.version else \
         "it has no version"
-    yield "tool", Hit(where, f"tool {drift.name!r} changed since the lockfile but {version} (sha256 "
+    yield Hit(where, f"tool {drift.name!r} changed since the lockfile but {version} (sha256 "
                       f"{_short(drift.entry.sha256 if drift.entry else None)} → {_short(drift.digest)}): "
-                      "review the change, bump the version and re-run `toolcontract lock`")
+                      "review the change, bump the version and re-run `toolcontract lock`", subject="tool")
 
 
 @rule(
@@ -249,10 +255,11 @@ def tool_changed_same_version(drift: Drift) -> Iterator[tuple[str, Hit]]:
         Good(_LOCKED_TWO, before=_LOCKED_TWO),
     ),
 )
-def tool_added_since_lock(drift: Drift) -> Iterator[tuple[str, Hit]]:
+def tool_added_since_lock(ctx: LockContext) -> Iterator[Hit]:
+    drift = ctx.drift
     if drift.kind == "added" and drift.tool is not None:
-        yield "tool", Hit(("name",), f"tool {drift.name!r} is not in the lockfile: review it, then re-run "
-                          "`toolcontract lock`")
+        yield Hit(("name",), f"tool {drift.name!r} is not in the lockfile: review it, then re-run "
+                          "`toolcontract lock`", subject="tool")
 
 
 @rule(
@@ -273,11 +280,12 @@ def tool_added_since_lock(drift: Drift) -> Iterator[tuple[str, Hit]]:
         Good(_LOCKED_TWO, before=_LOCKED_TWO),
     ),
 )
-def tool_removed_since_lock(drift: Drift) -> Iterator[tuple[str, Hit]]:
+def tool_removed_since_lock(ctx: LockContext) -> Iterator[Hit]:
+    drift = ctx.drift
     if drift.kind == "removed" and drift.entry is not None:
-        yield "lock", Hit(("tools", drift.name), f"tool {drift.name!r} (version {_version_of(drift)}, from "
+        yield Hit(("tools", drift.name), f"tool {drift.name!r} (version {_version_of(drift)}, from "
                           f"{drift.entry.source}) is in the lockfile but no longer there: re-run `toolcontract "
-                          "lock` if the removal is meant", anchor="key")
+                          "lock` if the removal is meant", anchor="key", subject="lock")
 
 
 @rule(
@@ -296,14 +304,15 @@ def tool_removed_since_lock(drift: Drift) -> Iterator[tuple[str, Hit]]:
         Good(_LOCKED, before=_LOCKED),
     ),
 )
-def tool_updated_since_lock(drift: Drift) -> Iterator[tuple[str, Hit]]:
+def tool_updated_since_lock(ctx: LockContext) -> Iterator[Hit]:
+    drift = ctx.drift
     if drift.kind != "updated" or drift.tool is None:
         return
     where = ("version",) if "version" in drift.tool.data else ("name",)
     now = drift.tool.get("version")
-    yield "tool", Hit(where, f"tool {drift.name!r} changed since the lockfile with a new version: "
+    yield Hit(where, f"tool {drift.name!r} changed since the lockfile with a new version: "
                       f"{_version_of(drift)} → {now if now is not None else 'absent'}; re-run `toolcontract lock` "
-                      "to record it")
+                      "to record it", subject="tool")
 
 
 # ------------------------------------------------------------------ examples

@@ -7,7 +7,8 @@ from typing import Iterator
 
 from toolcontract.core.limits import OPENAI_MAX_DESCRIPTION
 from toolcontract.descriptor import ToolView, model_description
-from toolcontract.lint.engine import Bad, Good, Hit, rule
+from toolcontract.lint.context import ToolContext
+from toolcontract.lint.rule import Bad, Good, Hit, rule
 from toolcontract.model import Severity
 
 MIN_CHARS = 80
@@ -40,7 +41,8 @@ effect: read
         Good(_FULL),
     ),
 )
-def purpose_missing(tool: ToolView) -> Iterator[Hit]:
+def purpose_missing(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     if "purpose" in tool.data:
         if tool.text("purpose") is None:
             yield Hit(("purpose",), "`purpose` is empty: say in one sentence what the tool is for")
@@ -72,7 +74,8 @@ def purpose_missing(tool: ToolView) -> Iterator[Hit]:
     ),
     contract=True,
 )
-def non_goals_missing(tool: ToolView) -> Iterator[Hit]:
+def non_goals_missing(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     effect = tool.effect
     severity = Severity.ERROR if effect is not None and effect.consequential else None
     goals = tool.get("non_goals")
@@ -311,7 +314,8 @@ def usage_guidance(tool: ToolView, text: str) -> bool | None:
              note="a docstring: its sections count, and are guidance"),
     ),
 )
-def description_thin(tool: ToolView) -> Iterator[Hit]:
+def description_thin(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     text = model_description(tool)
     if not text or len(text) >= ENOUGH_CHARS:
         return  # TC201 reports a missing purpose; 200 characters are enough in any script
@@ -353,7 +357,8 @@ def description_thin(tool: ToolView) -> Iterator[Hit]:
         Good(_FULL),
     ),
 )
-def description_long(tool: ToolView) -> Iterator[Hit]:
+def description_long(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     text = model_description(tool)
     if len(text) > MAX_CHARS:
         yield Hit(_description_path(tool), f"the model-facing description is {len(text)} characters (at most {MAX_CHARS})")

@@ -6,7 +6,8 @@ import re
 from typing import Iterator
 
 from toolcontract.descriptor import ToolView, effect_from_annotations, name_words
-from toolcontract.lint.engine import Bad, Good, Hit, rule
+from toolcontract.lint.context import ToolContext
+from toolcontract.lint.rule import Bad, Good, Hit, rule
 from toolcontract.model import Effect, Severity
 from toolcontract.sources.document import split_pointer
 from toolcontract.sources.providers import LABELS
@@ -93,7 +94,8 @@ tools:
         Good(_MCP_TOOL + "    annotations: {readOnlyHint: true}\n", note="read, derived from readOnlyHint"),
     ),
 )
-def effect_missing(tool: ToolView) -> Iterator[Hit]:
+def effect_missing(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     if "effect" in tool.data:
         value = tool.get("effect")
         if isinstance(value, str) and Effect.of(value) is None:
@@ -156,7 +158,8 @@ def overlay_name(path: str) -> str:
         Good(_GOOD_WRITE + "annotations: {readOnlyHint: false, destructiveHint: false}\n"),
     ),
 )
-def annotation_contradiction(tool: ToolView) -> Iterator[Hit]:
+def annotation_contradiction(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     effect, notes = tool.effect, tool.get("annotations")
     if effect is None or not isinstance(notes, dict):
         return
@@ -189,7 +192,8 @@ def annotation_contradiction(tool: ToolView) -> Iterator[Hit]:
         Good("toolcontract: 1\nname: get_update_status\neffect: read\n"),
     ),
 )
-def name_effect_mismatch(tool: ToolView) -> Iterator[Hit]:
+def name_effect_mismatch(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     effect, name = tool.effect, tool.name
     if effect is None or effect.consequential or not name:
         return
@@ -218,7 +222,8 @@ def name_effect_mismatch(tool: ToolView) -> Iterator[Hit]:
     ),
     contract=True,
 )
-def observation_missing(tool: ToolView) -> Iterator[Hit]:
+def observation_missing(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     effect = tool.effect
     if effect is not None and effect.consequential and not tool.text("observation"):
         where = ("observation",) if "observation" in tool.data else ()
@@ -243,7 +248,8 @@ def observation_missing(tool: ToolView) -> Iterator[Hit]:
     ),
     contract=True,
 )
-def target_version_missing(tool: ToolView) -> Iterator[Hit]:
+def target_version_missing(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     if tool.effect not in (Effect.REVERSIBLE_WRITE, Effect.IRREVERSIBLE_WRITE):
         return
     target = tool.get("target")
@@ -270,7 +276,8 @@ def target_version_missing(tool: ToolView) -> Iterator[Hit]:
         Good("toolcontract: 1\nname: draft_save\neffect: reversible_write\napproval: not_required\n"),
     ),
 )
-def approval_waived(tool: ToolView) -> Iterator[Hit]:
+def approval_waived(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     if tool.effect in (Effect.IRREVERSIBLE_WRITE, Effect.OPEN_WORLD) and tool.get("approval") == "not_required":
         yield Hit(("approval",), f"approval is waived on an {tool.effect.value} tool")
 
@@ -309,7 +316,8 @@ def pointer_in_schema(schema: object, pointer: str) -> bool:
         Good(_GOOD_WRITE),
     ),
 )
-def target_pointer_dangling(tool: ToolView) -> Iterator[Hit]:
+def target_pointer_dangling(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     target, schema = tool.get("target"), tool.get("input_schema")
     if not isinstance(target, dict):
         return
@@ -423,7 +431,8 @@ def reads_as_read(tool: ToolView) -> tuple[str, str] | None:
         Good("toolcontract: 1\nname: get_weather\neffect: read\n", note="a native descriptor: no MCP hints"),
     ),
 )
-def read_tool_not_read_only(tool: ToolView) -> Iterator[Hit]:
+def read_tool_not_read_only(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     if tool.format != "mcp":
         return
     notes = tool.get("annotations")

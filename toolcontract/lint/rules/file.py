@@ -5,9 +5,10 @@ from __future__ import annotations
 import functools
 from typing import Iterator
 
-from toolcontract.lint.engine import Bad, Good, Hit, rule
+from toolcontract.lint.rule import Bad, Good, Hit, rule
 from toolcontract.model import Severity
-from toolcontract.sources.document import Document
+from toolcontract.lint.context import MAX_TOOLS_CHECKED, DocumentContext, ListContext, LoadContext, SuppressionContext
+from toolcontract.sources.document import split_pointer
 
 _GOOD = """\
 toolcontract: 1
@@ -15,7 +16,7 @@ name: weather_current
 effect: read
 """
 
-rule(
+@rule(
     id="TC000",
     name="parse-error",
     severity=Severity.ERROR,
@@ -32,9 +33,14 @@ rule(
         Good(_GOOD),
     ),
     scope="load",
-)(None)
+)
+def parse_error(ctx: LoadContext) -> Iterator[Hit]:
+    error = ctx.error
+    if error is not None:
+        yield Hit(message=error.message, position=(error.line, error.column))
 
-rule(
+
+@rule(
     id="TC001",
     name="duplicate-key",
     severity=Severity.ERROR,
@@ -49,7 +55,15 @@ rule(
         Good(_GOOD),
     ),
     scope="load",
-)(None)
+)
+def duplicate_key(ctx: LoadContext) -> Iterator[Hit]:
+    document = ctx.document
+    if document is None:
+        return
+    for dup in document.duplicates:
+        yield Hit(split_pointer(dup.pointer) if dup.pointer else (),
+                  f"key {dup.key!r} repeats the one at line {dup.first_line}, column {dup.first_column}; "
+                  "only the last value is used", position=(dup.line, dup.column))
 
 # errors that a dedicated rule reports with a better message: (field, keyword) -> rule
 _OWNED = {("name", "pattern"): "TC101", ("effect", "enum"): "TC301"}
@@ -81,8 +95,8 @@ def _descriptor_validator():
     ),
     scope="document",
 )
-def descriptor_structure(document: Document) -> Iterator[Hit]:
-    data = document.data
+def descriptor_structure(ctx: DocumentContext) -> Iterator[Hit]:
+    data = ctx.document.data
     if data is None:
         yield Hit((), "the file is empty: expected a descriptor (`toolcontract: 1`, `name`, ...) or `tools: [...]`")
         return
@@ -133,7 +147,7 @@ def _hint(name: str) -> str:
     return f" (did you mean {close[0]!r}?)" if close else " (extension fields start with `x-`)"
 
 
-rule(
+@rule(
     id="TC003",
     name="tool-limit",
     severity=Severity.WARNING,
@@ -152,11 +166,18 @@ rule(
         Good("toolcontract: 1\ntools:\n  - {name: note_get, effect: read}\n  - {name: note_list, effect: read}\n",
              options={"max-tools-checked": 2}),
     ),
-    scope="load",
-)(None)
+    scope="list",
+)
+def tool_limit(ctx: ListContext) -> Iterator[Hit]:
+    tools = ctx.tools
+    budget = ctx.option("max-tools-checked", MAX_TOOLS_CHECKED)
+    if len(tools) > budget:
+        yield Hit(ctx.list_path, f"the file holds {len(tools):,} tools; the first {budget:,} were checked by every "
+                  f"rule, the other {len(tools) - budget:,} only for their structure, names and the rules of the "
+                  "whole list (setting: max-tools-checked)")
 
 
-rule(
+@rule(
     id="TC009",
     name="unused-suppression",
     severity=Severity.WARNING,
@@ -172,5 +193,18 @@ rule(
         Good("toolcontract: 1\nname: Weather  # toolcontract: ignore[TC101]\neffect: read\n",
              note="suppresses the TC101 finding on its line"),
     ),
-    scope="load",
-)(None)
+    scope="suppression",
+)
+def unused_suppression(ctx: SuppressionContext) -> Iterator[Hit]:
+    for s in ctx.suppressions:
+        for code in s.invalid:
+            yield Hit(message=f"invalid suppression {code!r}: rule ids look like TC403, prefixes like TC4",
+                      position=(s.line, s.column))
+        if s.used or (s.invalid and not s.codes):
+            continue
+        if s.codes and not all(ctx.ran(code) for code in s.codes):
+            continue  # it names a rule that did not run: not evidence of anything
+        what = ", ".join(s.codes) if s.codes else "any rule"
+        yield Hit(message=f"unused suppression: no finding of {what} "
+                  + ("in this file" if s.applies_to is None else f"on line {s.applies_to}"),
+                  position=(s.line, s.column))

@@ -6,7 +6,8 @@ import re
 from typing import Iterator
 
 from toolcontract.descriptor import ToolView, name_words
-from toolcontract.lint.engine import Bad, Good, Hit, rule
+from toolcontract.lint.context import SetContext, ToolContext
+from toolcontract.lint.rule import Bad, Good, Hit, rule
 from toolcontract.model import Severity
 from toolcontract.surfaces import FAMILY_LABEL, FORMAT_FAMILY, NAME_RULES, PORTABLE_NAME, name_problem
 
@@ -79,7 +80,8 @@ def _base(tool: ToolView) -> str:
              note="camelCase and hyphens in a provider file"),
     ),
 )
-def name_format(tool: ToolView) -> Iterator[Hit]:
+def name_format(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     name = tool.get("name")
     if not isinstance(name, str):
         return  # TC002 reports a missing or non-string name
@@ -133,7 +135,8 @@ def name_format(tool: ToolView) -> Iterator[Hit]:
         Good("toolcontract: 1\nname: delete_all_completed_todos\neffect: irreversible_write\n"),
     ),
 )
-def name_vague(tool: ToolView) -> Iterator[Hit]:
+def name_vague(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     name = tool.name
     if not name:
         return
@@ -179,7 +182,8 @@ def name_vague(tool: ToolView) -> Iterator[Hit]:
     ),
     contract=True,
 )
-def version_missing(tool: ToolView) -> Iterator[Hit]:
+def version_missing(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     if "version" not in tool.data:
         yield Hit((), "no `version`: give the contract a SemVer version such as 1.0.0", anchor="value")
         return
@@ -205,7 +209,8 @@ def _also(places: list[ToolView], count: int) -> str:
     return _name_line(places[0]) + (f" and {more} more" if more else "")
 
 
-def _name_duplicates(tools: list[ToolView]) -> Iterator[tuple[ToolView, Hit]]:
+def _name_duplicates(ctx: SetContext) -> Iterator[Hit]:
+    tools = ctx.tools
     by_name: dict[str, list[ToolView]] = {}
     for tool in tools:
         if tool.name is not None:
@@ -221,14 +226,14 @@ def _name_duplicates(tools: list[ToolView]) -> Iterator[tuple[ToolView, Hit]]:
                 continue
             for index, tool in enumerate(members):
                 other = members[1] if index == 0 else members[0]
-                yield tool, Hit(("name",), f"tool name {name!r} is also defined at {_also([other], len(members) - 1)}"
-                                           ": a call by this name reaches only one of them")
+                yield Hit(("name",), f"tool name {name!r} is also defined at {_also([other], len(members) - 1)}"
+                                           ": a call by this name reaches only one of them", subject=tool)
         if len(lists) > 1:  # across servers or files: one note per name, at its first place in the second list
             firsts = [members[0] for members in lists.values()]
-            yield firsts[1], Hit(("name",), f"tool name {name!r} is also defined in another tool list at "
+            yield Hit(("name",), f"tool name {name!r} is also defined in another tool list at "
                                             f"{_also([firsts[0]], len(firsts) - 1)}: a client that loads both sees "
                                             f"two {name!r} tools",
-                                 severity=Severity.INFO)
+                                 severity=Severity.INFO, subject=firsts[1])
 
 
 rule(

@@ -29,8 +29,8 @@ from toolcontract.core.limits import (
     STRICT_FORMATS,
 )
 from toolcontract.descriptor import ToolView
-from toolcontract.lint.context import context
-from toolcontract.lint.engine import Bad, Good, Hit, rule
+from toolcontract.lint.context import ToolContext, context
+from toolcontract.lint.rule import Bad, Good, Hit, rule
 from toolcontract.lint.rules.schema import Node, Walk, resolve_ref
 from toolcontract.model import Effect, Severity
 from toolcontract.surfaces import NAME_RULES, name_problem, surface_family
@@ -159,7 +159,8 @@ def _name_problem(name: str, family: str) -> str:
     ),
     surfaces=("openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "mcp"),
 )
-def name_refused_by_surface(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]:
+def name_refused_by_surface(ctx: ToolContext) -> Iterator[Hit]:
+    tool, surfaces = ctx.tool, ctx.surfaces
     name = tool.get("name")
     if not isinstance(name, str):
         return  # TC002
@@ -200,7 +201,8 @@ _GEMINI_PARAMETER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}\Z")
     ),
     surfaces=("gemini",),
 )
-def parameter_name_refused(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]:
+def parameter_name_refused(ctx: ToolContext) -> Iterator[Hit]:
+    tool, surfaces = ctx.tool, ctx.surfaces
     schema = _input_schema(tool)
     properties = schema.get("properties") if schema else None
     if not isinstance(properties, dict):
@@ -242,7 +244,8 @@ _ROOT_REFUSED = {  # keyword at the root -> surface families that refuse it
     ),
     surfaces=("openai", "openai-strict", "anthropic", "anthropic-strict"),
 )
-def schema_root_combinator(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]:
+def schema_root_combinator(ctx: ToolContext) -> Iterator[Hit]:
+    tool, surfaces = ctx.tool, ctx.surfaces
     schema = _input_schema(tool)
     if not schema:
         return
@@ -279,7 +282,8 @@ def schema_root_combinator(tool: ToolView, surfaces: tuple[str, ...]) -> Iterato
     ),
     surfaces=STRICT,
 )
-def strict_object_open(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]:
+def strict_object_open(ctx: ToolContext) -> Iterator[Hit]:
+    tool, surfaces = ctx.tool, ctx.surfaces
     schema = _input_schema(tool)
     if not schema:
         return
@@ -324,7 +328,8 @@ _REFINING = frozenset(("allOf", "then", "else", "dependentSchemas"))
     ),
     surfaces=("openai-strict",),
 )
-def strict_property_optional(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]:
+def strict_property_optional(ctx: ToolContext) -> Iterator[Hit]:
+    tool, surfaces = ctx.tool, ctx.surfaces
     schema = _input_schema(tool)
     if not schema:
         return
@@ -398,7 +403,8 @@ def _strict_fix(keyword: str) -> str:
     ),
     surfaces=STRICT,
 )
-def strict_keyword_unsupported(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]:
+def strict_keyword_unsupported(ctx: ToolContext) -> Iterator[Hit]:
+    tool, surfaces = ctx.tool, ctx.surfaces
     schema = _input_schema(tool)
     if not schema:
         return
@@ -485,7 +491,8 @@ def pattern_feature(pattern: str) -> str | None:
     ),
     surfaces=STRICT,
 )
-def strict_value_unsupported(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]:
+def strict_value_unsupported(ctx: ToolContext) -> Iterator[Hit]:
+    tool, surfaces = ctx.tool, ctx.surfaces
     schema = _input_schema(tool)
     if not schema:
         return
@@ -542,7 +549,8 @@ def strict_value_unsupported(tool: ToolView, surfaces: tuple[str, ...]) -> Itera
     ),
     surfaces=("anthropic-strict",),
 )
-def strict_recursion(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]:
+def strict_recursion(ctx: ToolContext) -> Iterator[Hit]:
+    tool, surfaces = ctx.tool, ctx.surfaces
     schema = _input_schema(tool)
     if not schema:
         return
@@ -671,7 +679,8 @@ def _nested(levels: int) -> str:
     ),
     surfaces=STRICT,
 )
-def strict_limit_exceeded(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]:
+def strict_limit_exceeded(ctx: ToolContext) -> Iterator[Hit]:
+    tool, surfaces = ctx.tool, ctx.surfaces
     schema = _input_schema(tool)
     if not schema:
         return
@@ -710,7 +719,8 @@ def _gemini_json_form(tool: ToolView) -> bool:
     ),
     surfaces=("gemini",),
 )
-def gemini_type_list(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]:
+def gemini_type_list(ctx: ToolContext) -> Iterator[Hit]:
+    tool, surfaces = ctx.tool, ctx.surfaces
     schema = _input_schema(tool)
     if not schema or _gemini_json_form(tool):
         return
@@ -751,7 +761,8 @@ def gemini_type_list(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]
     ),
     surfaces=("gemini",),
 )
-def gemini_enum_not_string(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]:
+def gemini_enum_not_string(ctx: ToolContext) -> Iterator[Hit]:
+    tool, surfaces = ctx.tool, ctx.surfaces
     schema = _input_schema(tool)
     if not schema:
         return
@@ -828,7 +839,8 @@ _GEMINI_JSON_KEYWORDS = frozenset((
     ),
     surfaces=("gemini",),
 )
-def gemini_keyword_unsupported(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]:
+def gemini_keyword_unsupported(ctx: ToolContext) -> Iterator[Hit]:
+    tool, surfaces = ctx.tool, ctx.surfaces
     schema = _input_schema(tool)
     if not schema:
         return
@@ -901,7 +913,8 @@ def _gemini_nodes(tool: ToolView) -> Iterator[Node]:
     ),
     surfaces=("gemini",),
 )
-def gemini_array_items_missing(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]:
+def gemini_array_items_missing(ctx: ToolContext) -> Iterator[Hit]:
+    tool, surfaces = ctx.tool, ctx.surfaces
     for node in _gemini_nodes(tool):
         s = node.schema
         if "items" not in s and "$ref" not in s and "array" in types_of(s):
@@ -941,7 +954,8 @@ def gemini_array_items_missing(tool: ToolView, surfaces: tuple[str, ...]) -> Ite
     ),
     surfaces=("gemini",),
 )
-def gemini_object_properties_empty(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]:
+def gemini_object_properties_empty(ctx: ToolContext) -> Iterator[Hit]:
+    tool, surfaces = ctx.tool, ctx.surfaces
     for node in _gemini_nodes(tool):
         s = node.schema
         if node.parent < 0 or "object" not in types_of(s) or any(k in s for k in ("$ref", "anyOf", "oneOf", "allOf")):
@@ -987,7 +1001,8 @@ def gemini_object_properties_empty(tool: ToolView, surfaces: tuple[str, ...]) ->
     ),
     surfaces=("mcp",),
 )
-def mcp_annotations_missing(tool: ToolView, surfaces: tuple[str, ...]) -> Iterator[Hit]:
+def mcp_annotations_missing(ctx: ToolContext) -> Iterator[Hit]:
+    tool, surfaces = ctx.tool, ctx.surfaces
     effect = tool.effect
     if effect not in (Effect.PURE, Effect.READ):
         return

@@ -15,8 +15,8 @@ from typing import Any, Iterator, NamedTuple
 
 from toolcontract.core.schema import CONDITIONS, IN_PLACE, KEYWORDS
 from toolcontract.descriptor import ToolView
-from toolcontract.lint.context import ToolContext, context
-from toolcontract.lint.engine import Bad, Good, Hit, rule
+from toolcontract.lint.context import ListContext, ToolContext, context
+from toolcontract.lint.rule import Bad, Good, Hit, rule
 from toolcontract.model import Severity
 from toolcontract.schema_tools import (
     META_2020_12,
@@ -531,7 +531,8 @@ input_schema:
         Good(_WEATHER),
     ),
 )
-def schema_invalid(tool: ToolView) -> Iterator[Hit]:
+def schema_invalid(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     schema = tool.get("input_schema")
     if isinstance(schema, (dict, bool)):
         yield from _meta_hits(context(tool), ("input_schema",), schema, "input_schema")
@@ -556,7 +557,8 @@ def schema_invalid(tool: ToolView) -> Iterator[Hit]:
              "input_schema: {type: object, additionalProperties: false}\n", note="a tool without parameters"),
     ),
 )
-def schema_root_not_object(tool: ToolView) -> Iterator[Hit]:
+def schema_root_not_object(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     schema = tool.get("input_schema")
     if isinstance(schema, bool):
         yield Hit(("input_schema",), f"input_schema is `{str(schema).lower()}`: write `type: object` with "
@@ -604,7 +606,8 @@ def _json(value: Any) -> str:
     ),
     once_per_copy=True,
 )
-def additional_properties_open(tool: ToolView) -> Iterator[Hit]:
+def additional_properties_open(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
@@ -657,7 +660,8 @@ def additional_properties_open(tool: ToolView) -> Iterator[Hit]:
     ),
     once_per_copy=True,
 )
-def property_undocumented(tool: ToolView) -> Iterator[Hit]:
+def property_undocumented(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
@@ -697,7 +701,8 @@ def property_undocumented(tool: ToolView) -> Iterator[Hit]:
         Good(_WEATHER),
     ),
 )
-def required_undefined(tool: ToolView) -> Iterator[Hit]:
+def required_undefined(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
@@ -845,7 +850,8 @@ examples:
         Good(_FORECAST),
     ),
 )
-def example_invalid(tool: ToolView) -> Iterator[Hit]:
+def example_invalid(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     examples, schema = tool.get("examples"), tool.get("input_schema")
     if not isinstance(examples, list) or not examples or not isinstance(schema, (dict, bool)):
         return
@@ -974,7 +980,8 @@ input_schema:
         Good(_ADDRESS),
     ),
 )
-def ref_remote(tool: ToolView) -> Iterator[Hit]:
+def ref_remote(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     for path, schema, w in _field_walks(tool):
         for node, keyword, ref in _refs(w):
             fate, target = resolve_ref(w, node, ref)
@@ -999,7 +1006,8 @@ def ref_remote(tool: ToolView) -> Iterator[Hit]:
         Good(_ADDRESS),
     ),
 )
-def ref_unresolvable(tool: ToolView) -> Iterator[Hit]:
+def ref_unresolvable(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     for path, schema, w in _field_walks(tool):
         for node, keyword, ref in _refs(w):
             fate, why = resolve_ref(w, node, ref)
@@ -1024,7 +1032,8 @@ def ref_unresolvable(tool: ToolView) -> Iterator[Hit]:
         Good(_WEATHER + "output_schema:\n  type: object\n  properties:\n    temperature_c: {type: number}\n"),
     ),
 )
-def output_schema_invalid(tool: ToolView) -> Iterator[Hit]:
+def output_schema_invalid(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     schema = tool.get("output_schema")
     if not isinstance(schema, (dict, bool)):
         return
@@ -1075,7 +1084,8 @@ def regex_problem(pattern: str) -> str | None:
         Good(_WEATHER.replace("{type: string, description", "{type: string, pattern: '^\\p{L}+$', description")),
     ),
 )
-def pattern_invalid(tool: ToolView) -> Iterator[Hit]:
+def pattern_invalid(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     for path, schema, w in _field_walks(tool):
         if "pattern" not in w.marks and "patternProperties" not in w.marks:
             continue
@@ -1114,7 +1124,8 @@ def pattern_invalid(tool: ToolView) -> Iterator[Hit]:
     ),
     once_per_copy=True,
 )
-def property_untyped(tool: ToolView) -> Iterator[Hit]:
+def property_untyped(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
@@ -1187,7 +1198,8 @@ def dialect_name(uri: str) -> str | None:
                               "  type: object\n")),
     ),
 )
-def dialect_unsupported(tool: ToolView) -> Iterator[Hit]:
+def dialect_unsupported(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     for path, schema, w in _field_walks(tool):
         if "$schema" not in w.marks:
             continue
@@ -1303,7 +1315,8 @@ semantic_rules:
         Good(_SEMANTIC),
     ),
 )
-def semantic_rule_invalid(tool: ToolView) -> Iterator[Hit]:
+def semantic_rule_invalid(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     rules = tool.get("semantic_rules")
     if not isinstance(rules, list):
         return
@@ -1478,7 +1491,8 @@ input_schema:
                                "{type: [string, 'null'], enum: [csv, pdf, null], default: null,"), note="null allowed"),
     ),
 )
-def default_invalid(tool: ToolView) -> Iterator[Hit]:
+def default_invalid(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
@@ -1530,7 +1544,8 @@ def default_invalid(tool: ToolView) -> Iterator[Hit]:
         Good(_DEFAULTS),
     ),
 )
-def required_with_default(tool: ToolView) -> Iterator[Hit]:
+def required_with_default(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return
@@ -1631,7 +1646,7 @@ tools:
         Good(_OWNER.replace("owner: {type: integer,", "owner: {type: [string, 'null'],")),
     ),
 )
-def parameter_type_inconsistent(ctx: Any) -> Iterator[tuple[ToolView | None, Hit]]:
+def parameter_type_inconsistent(ctx: Any) -> Iterator[Hit]:
     if len(ctx.tools) <= _MAJORITY:
         return  # a majority of three and one tool that deviates from it need four tools
     # name -> type set -> the tools that use it, in list order
@@ -1657,10 +1672,10 @@ def parameter_type_inconsistent(ctx: Any) -> Iterator[tuple[ToolView | None, Hit
             if len(users) < _MAJORITY * len(deviating):
                 continue
             example = users[0].name
-            yield deviating[0], Hit(
+            yield Hit(
                 ("input_schema", "properties", name, "type"),
                 f"parameter {_q(name)} is {_type_label(kinds)} here but {_type_label(major)} in {len(users)} other "
-                f"tools of this list (such as {_q(example)}): use one type for one meaning, or another name")
+                f"tools of this list (such as {_q(example)}): use one type for one meaning, or another name", subject=deviating[0])
 
 
 # ----------------------------------------------------------- requirements in prose (TC417)
@@ -1768,7 +1783,8 @@ _PASSWORD = _DEFAULTS.replace(
         Good(_DEFAULTS.replace("Report to export.}", "Report to export. Not required when a draft exists.}")),
     ),
 )
-def requirement_in_prose(tool: ToolView) -> Iterator[Hit]:
+def requirement_in_prose(ctx: ToolContext) -> Iterator[Hit]:
+    tool = ctx.tool
     schema = tool.get("input_schema")
     if not isinstance(schema, dict):
         return

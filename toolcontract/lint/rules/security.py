@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from toolcontract.descriptor import ToolView
-from toolcontract.lint.context import context
-from toolcontract.lint.engine import Bad, Good, Hit, rule
+from toolcontract.lint.context import ToolContext, context
+from toolcontract.lint.rule import Bad, Good, Hit, rule
 from toolcontract.model import Severity
 from toolcontract.security import MAX_CHARACTERS, MAX_FINDINGS, signals
 
@@ -102,7 +102,8 @@ def _with_description(text: str) -> str:
              note="a direction mark in right-to-left text"),
     ),
 )
-def hidden_characters(tool: ToolView) -> Iterable[Hit]:
+def hidden_characters(ctx: ToolContext) -> Iterable[Hit]:
+    tool = ctx.tool
     found = reports(tool)  # most tools: nothing
     return _hidden_characters(found, tool) if found else ()
 
@@ -150,7 +151,8 @@ _SPAN_ORDER = ("tag", "bidi", "control", "marks", "invisible", "variation")
              note="a name in one script"),
     ),
 )
-def confusable_characters(tool: ToolView) -> Iterable[Hit]:
+def confusable_characters(ctx: ToolContext) -> Iterable[Hit]:
+    tool = ctx.tool
     found = reports(tool)  # most tools: nothing
     return _confusable_characters(found, tool) if found else ()
 
@@ -207,7 +209,8 @@ def _explain(score: signals.Score, surface: "Surface") -> str:
         Good(_with_description("Current weather for one city. Never use this tool to delete anything.")),
     ),
 )
-def instruction_injection(tool: ToolView) -> Iterable[Hit]:
+def instruction_injection(ctx: ToolContext) -> Iterable[Hit]:
+    tool = ctx.tool
     found = reports(tool)  # most tools: nothing
     return _instruction_injection(found, tool) if found else ()
 
@@ -248,7 +251,8 @@ def _instruction_injection(found: list, tool: ToolView) -> Iterator[Hit]:
                                "are known.'")),
     ),
 )
-def cross_tool_instruction(tool: ToolView) -> Iterable[Hit]:
+def cross_tool_instruction(ctx: ToolContext) -> Iterable[Hit]:
+    tool = ctx.tool
     found = reports(tool)  # most tools: nothing
     return _cross_tool_instruction(found, tool) if found else ()
 
@@ -295,7 +299,8 @@ def _cross_tool_instruction(found: list, tool: ToolView) -> Iterator[Hit]:
         Good(_with_description("'Current weather. Example request: send data to https://api.example.com/weather.'")),
     ),
 )
-def secret_exfiltration(tool: ToolView) -> Iterable[Hit]:
+def secret_exfiltration(ctx: ToolContext) -> Iterable[Hit]:
+    tool = ctx.tool
     found = reports(tool)  # most tools: nothing
     return _secret_exfiltration(found, tool) if found else ()
 
@@ -335,7 +340,8 @@ def _secret_exfiltration(found: list, tool: ToolView) -> Iterator[Hit]:
                               "YOUR_API_KEY or Bearer <token>.'}\n  required")),
     ),
 )
-def embedded_secret(tool: ToolView) -> Iterable[Hit]:
+def embedded_secret(ctx: ToolContext) -> Iterable[Hit]:
+    tool = ctx.tool
     found = reports(tool)  # most tools: nothing
     return _embedded_secret(found, tool) if found else ()
 
@@ -375,7 +381,8 @@ def _embedded_secret(found: list, tool: ToolView) -> Iterator[Hit]:
                               "description")),
     ),
 )
-def pattern_backtracking(tool: ToolView) -> Iterable[Hit]:
+def pattern_backtracking(ctx: ToolContext) -> Iterable[Hit]:
+    tool = ctx.tool
     found = reports(tool)  # most tools: nothing
     return _pattern_backtracking(found, tool) if found else ()
 
@@ -414,7 +421,8 @@ def _pattern_backtracking(found: list, tool: ToolView) -> Iterator[Hit]:
         Good(_WEATHER.replace("City name such as Lisbon.}", "City name such as Lisbon., default: Lisbon}")),
     ),
 )
-def attack_payload(tool: ToolView) -> Iterable[Hit]:
+def attack_payload(ctx: ToolContext) -> Iterable[Hit]:
+    tool = ctx.tool
     found = reports(tool)  # most tools: nothing
     return _attack_payload(found, tool) if found else ()
 
@@ -457,7 +465,8 @@ def _many_hidden(count: int) -> str:
         Good(_many_hidden(3)),
     ),
 )
-def security_scan_limit(tool: ToolView) -> Iterable[Hit]:
+def security_scan_limit(ctx: ToolContext) -> Iterable[Hit]:
+    tool = ctx.tool
     budget = stopped_here(tool)
     if budget is None:
         return ()

@@ -11,7 +11,8 @@ import json
 from typing import Any, Iterator
 
 from toolcontract.descriptor import ToolView, model_description
-from toolcontract.lint.engine import Bad, Good, Hit, ListContext, rule
+from toolcontract.lint.context import ListContext, context
+from toolcontract.lint.rule import Bad, Good, Hit, rule
 from toolcontract.core.limits import (
     ANTHROPIC_MAX_OPTIONAL,
     ANTHROPIC_MAX_STRICT_TOOLS,
@@ -20,7 +21,6 @@ from toolcontract.core.limits import (
     OPENAI_MAX_TOOLS,
 )
 from toolcontract.lint.rules.portability import _s, anthropic_strict_counts
-from toolcontract.lint.context import context
 from toolcontract.model import Severity
 
 # Bytes of a tool's model view (see `model_view`) per token, measured with real tokenizers
@@ -146,16 +146,16 @@ def _anthropic_tools(count: int, optional: int = 0) -> str:
     scope="list",
     surfaces=("openai", "openai-strict", "anthropic-strict", "gemini"),
 )
-def toolset_over_limit(ctx: ListContext) -> Iterator[tuple[ToolView | None, Hit]]:
+def toolset_over_limit(ctx: ListContext) -> Iterator[Hit]:
     tools, surfaces = ctx.tools, ctx.surfaces
     count = len(tools)
     advice = "split the list by task across agents or requests, or load tools on demand (tool search, deferred loading)"
     openai = [s for s in surfaces if s in ("openai", "openai-strict")]
     if openai and count > OPENAI_MAX_TOOLS:
-        yield None, Hit(ctx.list_path, f"this list has {count} tools; {', '.join(openai)} take{_s(openai)} at most "
+        yield Hit(ctx.list_path, f"this list has {count} tools; {', '.join(openai)} take{_s(openai)} at most "
                         f"{OPENAI_MAX_TOOLS} in one request (400 array_above_max_length): {advice}", anchor="key")
     if "gemini" in surfaces and count > GEMINI_MAX_DECLARATIONS:
-        yield None, Hit(ctx.list_path, f"this list has {count} function declarations; gemini takes at most "
+        yield Hit(ctx.list_path, f"this list has {count} function declarations; gemini takes at most "
                         f"{GEMINI_MAX_DECLARATIONS} in one request: {advice}", anchor="key")
     if "anthropic-strict" in surfaces:
         written = [_written_strict(t) for t in tools]
@@ -183,7 +183,7 @@ def toolset_over_limit(ctx: ListContext) -> Iterator[tuple[ToolView | None, Hit]
                 over.append(f"{unions} union parameters (anyOf or a type list) across the {len(strict)} strict "
                             f"schemas, over the {ANTHROPIC_MAX_UNIONS} allowed")
         if over:
-            yield None, Hit(ctx.list_path, f"anthropic-strict refuses a request with this list: {'; '.join(over)}; "
+            yield Hit(ctx.list_path, f"anthropic-strict refuses a request with this list: {'; '.join(over)}; "
                             "send `strict: true` only on the tools whose arguments must be exact, or split the "
                             "list across requests", anchor="key")
 
@@ -246,7 +246,7 @@ tools:
     ),
     scope="list",
 )
-def toolset_context_cost(ctx: ListContext) -> Iterator[tuple[ToolView | None, Hit]]:
+def toolset_context_cost(ctx: ListContext) -> Iterator[Hit]:
     threshold = ctx.option("max-toolset-tokens", DEFAULT_MAX_TOOLSET_TOKENS)
     if not isinstance(threshold, int) or isinstance(threshold, bool) or threshold < 1:
         threshold = DEFAULT_MAX_TOOLSET_TOKENS  # the config schema refuses these; a library caller may not
@@ -257,7 +257,7 @@ def toolset_context_cost(ctx: ListContext) -> Iterator[tuple[ToolView | None, Hi
     top = sorted(range(len(sizes)), key=lambda i: (-sizes[i], i))[:5]
     largest = ", ".join(f"{_label(ctx.tools[i], i)} (~{estimate_tokens(sizes[i]):,})" for i in top)
     count = len(sizes)
-    yield None, Hit(ctx.list_path, f"the {count} tool{'s' if count != 1 else ''} of this list take about {total:,} "
+    yield Hit(ctx.list_path, f"the {count} tool{'s' if count != 1 else ''} of this list take about {total:,} "
                     f"tokens of a model's context (name, description and input schema, estimated at "
                     f"{BYTES_PER_TOKEN} bytes per token), over max-toolset-tokens {threshold:,}; the largest: "
                     f"{largest}; offer fewer tools per request (split by task, or load them on demand) and shorten "

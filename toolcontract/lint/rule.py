@@ -1,0 +1,180 @@
+"""What a rule is: its data (`Rule`), what it finds (`Hit`) and its examples (`Bad`, `Good`).
+
+A rule is one function `check(ctx) -> Iterator[Hit]`; what `ctx` holds depends on the rule's
+scope (see toolcontract.lint.context): the loaded file ("load"), the document ("document"), one
+tool ("tool"), one tool list ("list"), every tool of the run ("set"), one tool's change ("diff"),
+one tool's drift from the lockfile ("lock"), or one conversation ("conversation", run by assess).
+The engine adds rule id, severity, file, line and column.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from toolcontract.model import Severity
+from toolcontract.records import Record
+
+class Hit(Record):
+    """What a rule found. `path` is in native field names (tool rules) or from the
+    file's root (document rules); `anchor` picks the key or the value (see Document.locate);
+    `severity`, when given, raises or lowers the rule's own default.
+
+    `subject`: which of the things a context holds the hit is about, where it holds several: a
+    tool of the list or the set (None: the list itself), the side of a diff ("old" or "new"), the
+    place of a lock drift ("tool" or "lock"). `position`: an explicit (line, column) for what has
+    no path in the data (a parse error, a repeated key, a comment)."""
+
+    __slots__ = ("path", "message", "anchor", "severity", "subject", "position")
+
+    def __init__(self, path: tuple[str | int, ...] = (), message: str = "", anchor: str = "auto",
+                 severity: Severity | None = None, subject: Any = None,
+                 position: tuple[int, int] | None = None):
+        self.path = path
+        self.message = message
+        self.anchor = anchor
+        self.severity = severity
+        self.subject = subject
+        self.position = position
+
+
+class Bad(Record):
+    """An example that must produce a hit of its rule at `line`.
+
+    `before` (change rules only) is the old version that `text` is compared with; the hit is
+    then in `text`, or in `before` for what only the old version has (a removed tool).
+    `options`: rule settings (config keys, see Selection.options) the example is linted with,
+    so an example of a threshold stays short (`{"max-toolset-tokens": 300}`)."""
+
+    __slots__ = ("text", "line", "note", "before", "options")
+
+    def __init__(self, text: str, line: int, note: str = "", before: str = "",
+                 options: Mapping[str, Any] | None = None):
+        self.text = text
+        self.line = line
+        self.note = note
+        self.before = before
+        self.options = tuple(sorted((options or {}).items()))
+
+
+class Good(Record):
+    """An example that must produce no hit of its rule (compared with `before`, for change rules;
+    linted with `options`, as for Bad)."""
+
+    __slots__ = ("text", "note", "before", "options")
+
+    def __init__(self, text: str, note: str = "", before: str = "", options: Mapping[str, Any] | None = None):
+        self.text = text
+        self.note = note
+        self.before = before
+        self.options = tuple(sorted((options or {}).items()))
+
+
+def example_settings(example: "Bad | Good") -> str:
+    """The settings an example is linted with, as a note says them ("" when none)."""
+    return ", ".join(f"{key} = {value}" for key, value in example.options)
+
+
+class Rule(Record):
+    """One check: its id, name, texts, default severity, examples, and the function that runs it.
+
+    `scope`: what `check(ctx)` is given (see toolcontract.lint.context): "load" (LoadContext: the
+    file as read, or the error reading it), "document" (DocumentContext), "tool" (ToolContext),
+    "list" (ListContext: the tools of one tool list, a file or a live server, with its overlay),
+    "set" (SetContext: every tool of the run), "suppression" (SuppressionContext: TC009);
+    "diff" and "lock" are change rules (DiffContext, LockContext), run by `diff` and `--locked`,
+    and "conversation" rules are run by assess (toolcontract.assess.conversation).
+    `surfaces`: for portability rules, the surfaces (see SURFACES) the rule speaks for; such a
+    rule runs only when `--target` names one of them, with those named in `ctx.surfaces`.
+    `reads`: for set rules, the descriptor fields (native names, scalars) their check reads of
+    each tool; a parallel run (lint_files(jobs=N)) hands them light views with only these.
+    `contract`: the rule checks fields only our format and contract overlays have (version,
+    non-goals, observation, target): on a provider tool it runs only when the tool has an
+    overlay entry, and then at most as a warning, unless contracts are required (see
+    descriptor.CONTRACT_LEVELS).
+    `once_per_copy`: a finding about a subschema that several tools of one file carry word for
+    word (the same `owner` property in 40 tools) is reported once, at its first copy, naming how
+    many other tools share it.
+    Rules compare equal by everything but `check`.
+    """
+
+    __slots__ = ("id", "name", "summary", "rationale", "severity", "examples", "scope", "check", "surfaces", "reads",
+                 "contract", "once_per_copy")
+
+    def __init__(self, id: str, name: str, summary: str, rationale: str, severity: Severity,
+                 examples: tuple[Bad | Good, ...], scope: str = "tool", check: Callable | None = None,
+                 surfaces: tuple[str, ...] = (), reads: tuple[str, ...] = (), contract: bool = False,
+                 once_per_copy: bool = False):
+        self.id = id
+        self.name = name
+        self.summary = summary
+        self.rationale = rationale
+        self.severity = severity
+        self.examples = examples
+        self.scope = scope
+        self.check = check
+        self.surfaces = surfaces
+        self.reads = reads
+        self.contract = contract
+        self.once_per_copy = once_per_copy
+
+    def _compared(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.__slots__ if name != "check")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._compared() == other._compared()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__ if name != "check")
+        return f"Rule({fields})"
+
+    @property
+    def bad_examples(self) -> tuple[Bad, ...]:
+        return tuple(e for e in self.examples if isinstance(e, Bad))
+
+    @property
+    def good_examples(self) -> tuple[Good, ...]:
+        return tuple(e for e in self.examples if isinstance(e, Good))
+
+
+REGISTRY: dict[str, Rule] = {}
+
+# the provider surfaces portability rules speak for (`--target`)
+SURFACES = ("openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "mcp")
+
+
+def rule(
+    *,
+    id: str,
+    name: str,
+    summary: str,
+    rationale: str,
+    severity: Severity,
+    examples: tuple[Bad | Good, ...],
+    scope: str = "tool",
+    surfaces: tuple[str, ...] = (),
+    reads: tuple[str, ...] = (),
+    contract: bool = False,
+    once_per_copy: bool = False,
+) -> Callable:
+    """Register the decorated function as the check of a new rule."""
+
+    def register(check: Callable | None) -> Callable | None:
+        if id in REGISTRY:
+            raise ValueError(f"rule {id} registered twice")
+        unknown = set(surfaces) - set(SURFACES)
+        if unknown:
+            raise ValueError(f"rule {id}: unknown surfaces {sorted(unknown)}")
+        if scope == "set" and not reads:
+            raise ValueError(f"rule {id}: a set rule names the fields it reads (`reads`)")
+        REGISTRY[id] = Rule(id, name, summary, rationale, severity, examples, scope, check, tuple(surfaces),
+                            tuple(reads), contract, once_per_copy)
+        return check
+
+    return register
+
+
