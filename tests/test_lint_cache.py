@@ -139,9 +139,17 @@ def test_per_file_ignores_apply_after_the_cache(tmp_path):
 def test_a_rule_set_change_is_a_miss(tmp_path, monkeypatch):
     files, overlays = _fixture_inputs()
     _cached(tmp_path, files, overlays)
-    rule = engine.REGISTRY["TC403"]
-    assert rule.severity == Severity.WARNING
-    monkeypatch.setitem(engine.REGISTRY, "TC403", rule._replace(severity=Severity.ERROR))
+    import toolcontract.lint.rules as table
+
+    plain = table.lint_rules
+
+    def louder(files_only: bool = False):
+        rules = plain(files_only)
+        assert rules["TC403"].severity == Severity.WARNING
+        rules["TC403"] = rules["TC403"]._replace(severity=Severity.ERROR)
+        return rules
+
+    monkeypatch.setattr(table, "lint_rules", louder)
     after, cache = _cached(tmp_path, files, overlays)
     assert cache.hits == 0
     found = [f for f in after.findings if f.rule == "TC403"]

@@ -49,13 +49,18 @@ def _describe(result) -> str:
 
 
 @pytest.mark.parametrize(("rule", "example"), list(_cases(Bad)))
-def test_bad_example_hits_its_rule_at_its_line(rule, example: Bad):
+def test_bad_example_hits_its_rule_at_its_line_and_column_with_its_message(rule, example: Bad):
     result = _run(rule, example)
-    lines = sorted({f.line for f in result.findings if f.rule == rule.id})
-    assert example.line in lines, (
-        f"{rule.id} should hit line {example.line} of its bad example{' (' + example.note + ')' if example.note else ''}; "
-        f"it hit {lines or 'nothing'}:\n{_describe(result)}\n---\n{example.text}"
+    mine = [f for f in result.findings if f.rule == rule.id]
+    places = sorted({(f.line, f.column) for f in mine})
+    where = f"{example.line}:{example.column}" if example.column else f"line {example.line}"
+    at = [f for f in mine if f.line == example.line and (not example.column or f.column == example.column)]
+    assert at, (
+        f"{rule.id} should hit {where} of its bad example{' (' + example.note + ')' if example.note else ''}; "
+        f"it hit {places or 'nothing'}:\n{_describe(result)}\n---\n{example.text}"
     )
+    assert any(example.message in f.message for f in at), (
+        f"{rule.id} at {where}: no message holds {example.message!r}:\n{_describe(result)}")
 
 
 @pytest.mark.parametrize(("rule", "example"), list(_cases(Good)))

@@ -1140,7 +1140,9 @@ def trace_span_invalid(ctx: ConversationContext) -> Iterator[ConversationHit]:
 
 def conversation_rules() -> list:
     """The conversation-scope rules, in id order."""
-    return [r for _, r in sorted(REGISTRY.items()) if r.scope == SCOPE]
+    from toolcontract.assess.rules import conversation_rules as table
+
+    return list(table().values())
 
 
 def check(conversation: Conversation, options: Options = Options(), select: Iterable[str] | None = None,

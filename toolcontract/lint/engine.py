@@ -12,24 +12,27 @@ from typing import AbstractSet, Any, Callable, Iterable, Iterator, Mapping
 from toolcontract.descriptor import ToolView
 from toolcontract.lint.context import (MAX_TOOLS_CHECKED, DocumentContext, ListContext, LoadContext, RunContext,
                                        SetContext, SuppressionContext, ToolContext)
-from toolcontract.lint.rule import REGISTRY, SURFACES, Hit, Rule
+from toolcontract.lint.rule import SURFACES, Hit, Rule
 from toolcontract.model import Finding, Severity
 from toolcontract.records import MutableRecord, Record
 from toolcontract.sources.document import DEFAULT_LIMITS, Document, Limits, LoadError, load_bytes
 
 
 def all_rules(files_only: bool = False) -> dict[str, Rule]:
-    """Every rule, by id, in id order (importing the rule families registers them).
+    """Every rule, by id, in id order, from the rule tables (toolcontract.lint.rules.RULES and,
+    for the conversation rules, toolcontract.assess.rules.RULES).
 
-    `files_only`: just the rules `lint` runs on files (scopes load, document, tool, set),
-    without importing the change and conversation families.
+    `files_only`: just the rules `lint` runs on files, without importing the change and
+    conversation rules.
     """
-    from toolcontract.lint.rules import FILE_SCOPES, load
+    from toolcontract.lint.rules import lint_rules
 
-    load(everything=not files_only)
-    if files_only:
-        return dict(sorted((i, r) for i, r in REGISTRY.items() if r.scope in FILE_SCOPES))
-    return dict(sorted(REGISTRY.items()))
+    rules = lint_rules(files_only)
+    if not files_only:
+        from toolcontract.assess.rules import conversation_rules
+
+        rules.update(conversation_rules())
+    return dict(sorted(rules.items()))
 
 
 # ------------------------------------------------------------------ selection

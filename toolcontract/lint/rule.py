@@ -38,22 +38,26 @@ class Hit(Record):
 
 
 class Bad(Record):
-    """An example that must produce a hit of its rule at `line`.
+    """An example that must produce a hit of its rule at `line` and `column` (1-based; the column
+    of the finding, which points at the offending value or key), whose message holds `message`
+    (a fragment of it).
 
     `before` (change rules only) is the old version that `text` is compared with; the hit is
     then in `text`, or in `before` for what only the old version has (a removed tool).
     `options`: rule settings (config keys, see Selection.options) the example is linted with,
     so an example of a threshold stays short (`{"max-toolset-tokens": 300}`)."""
 
-    __slots__ = ("text", "line", "note", "before", "options")
+    __slots__ = ("text", "line", "note", "before", "options", "column", "message")
 
     def __init__(self, text: str, line: int, note: str = "", before: str = "",
-                 options: Mapping[str, Any] | None = None):
+                 options: Mapping[str, Any] | None = None, *, column: int = 0, message: str = ""):
         self.text = text
         self.line = line
         self.note = note
         self.before = before
         self.options = tuple(sorted((options or {}).items()))
+        self.column = column
+        self.message = message
 
 
 class Good(Record):

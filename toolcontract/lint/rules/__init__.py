@@ -1,39 +1,139 @@
-"""Rule families. `load()` imports them, which registers every rule with the engine.
+"""The rules, one file each, grouped by family (`tc4_schema/tc403_additional_properties_open.py`).
 
-The families that lint files are imported on every `lint` run; the change rules
-(TC7xx, run by `diff` and `--locked`) and the conversation rules (TC8xx, run by
-`assess`) only when something asks for every rule (`toolcontract rules`, SARIF's
-rule table, diff, lock, assess), which keeps them and their imports off lint's
-start-up path.
+A rule file holds `RULE` (its id, name, texts, severity, examples, scope: toolcontract.lint.rule.Rule)
+and one function `check(ctx) -> Iterator[Hit]` (what `ctx` holds depends on the scope: see
+toolcontract.lint.context). `RULES` below is the table of every rule lint, diff and lock run: a
+new rule is a new file and a new line here, nothing else. Modules are imported when asked for:
+`lint` imports the rules it runs on files, never the change rules (TC7xx), and nothing imports the
+conversation rules (TC8xx, toolcontract.assess.rules) but assess and the rule catalogue.
 """
 
 from __future__ import annotations
 
+import sys
+from typing import TYPE_CHECKING
 
-FILE_FAMILIES = (
-    "toolcontract.lint.rules.file",  # TC0xx
-    "toolcontract.lint.rules.naming",  # TC1xx
-    "toolcontract.lint.rules.documentation",  # TC2xx
-    "toolcontract.lint.rules.effects",  # TC3xx
-    "toolcontract.lint.rules.schema",  # TC4xx
-    "toolcontract.lint.rules.portability",  # TC501-TC515
-    "toolcontract.lint.rules.toolset",  # TC516-TC517: the size of a tool list
-    "toolcontract.lint.rules.security",  # TC6xx
-)
-OTHER_FAMILIES = (
-    "toolcontract.lint.rules.change",  # TC7xx: diff and lock rules
-    "toolcontract.assess.conversation",  # TC8xx: conversation rules, run by assess
-)
-# the scopes of the rules lint runs on files (see toolcontract.lint.rule.Rule)
-FILE_SCOPES = frozenset(("load", "document", "tool", "list", "set", "suppression"))
+if TYPE_CHECKING:
+    from toolcontract.lint.rule import Rule
 
-_loaded: set[bool] = set()
+# rule id -> its module, under this package, in id order
+RULES: dict[str, str] = {
+    "TC000": "tc0_file.tc000_parse_error",
+    "TC001": "tc0_file.tc001_duplicate_key",
+    "TC002": "tc0_file.tc002_descriptor_structure",
+    "TC003": "tc0_file.tc003_tool_limit",
+    "TC009": "tc0_file.tc009_unused_suppression",
+    "TC101": "tc1_naming.tc101_name_format",
+    "TC102": "tc1_naming.tc102_name_vague",
+    "TC103": "tc1_naming.tc103_version_missing",
+    "TC104": "tc1_naming.tc104_name_duplicate",
+    "TC201": "tc2_documentation.tc201_purpose_missing",
+    "TC202": "tc2_documentation.tc202_non_goals_missing",
+    "TC203": "tc2_documentation.tc203_description_thin",
+    "TC204": "tc2_documentation.tc204_description_long",
+    "TC301": "tc3_effects.tc301_effect_missing",
+    "TC302": "tc3_effects.tc302_annotation_contradiction",
+    "TC303": "tc3_effects.tc303_name_effect_mismatch",
+    "TC304": "tc3_effects.tc304_observation_missing",
+    "TC305": "tc3_effects.tc305_target_version_missing",
+    "TC306": "tc3_effects.tc306_approval_waived",
+    "TC307": "tc3_effects.tc307_target_pointer_dangling",
+    "TC401": "tc4_schema.tc401_schema_invalid",
+    "TC402": "tc4_schema.tc402_schema_root_not_object",
+    "TC403": "tc4_schema.tc403_additional_properties_open",
+    "TC404": "tc4_schema.tc404_property_undocumented",
+    "TC405": "tc4_schema.tc405_required_undefined",
+    "TC406": "tc4_schema.tc406_example_invalid",
+    "TC407": "tc4_schema.tc407_ref_remote",
+    "TC408": "tc4_schema.tc408_ref_unresolvable",
+    "TC409": "tc4_schema.tc409_output_schema_invalid",
+    "TC410": "tc4_schema.tc410_pattern_invalid",
+    "TC411": "tc4_schema.tc411_property_untyped",
+    "TC412": "tc4_schema.tc412_dialect_unsupported",
+    "TC413": "tc4_schema.tc413_semantic_rule_invalid",
+    "TC414": "tc4_schema.tc414_default_invalid",
+    "TC415": "tc4_schema.tc415_required_with_default",
+    "TC416": "tc4_schema.tc416_parameter_type_inconsistent",
+    "TC417": "tc4_schema.tc417_requirement_in_prose",
+    "TC418": "tc4_schema.tc418_read_tool_not_read_only",
+    "TC501": "tc5_portability.tc501_name_refused_by_surface",
+    "TC502": "tc5_portability.tc502_parameter_name_refused",
+    "TC503": "tc5_portability.tc503_schema_root_combinator",
+    "TC504": "tc5_portability.tc504_strict_object_open",
+    "TC505": "tc5_portability.tc505_strict_property_optional",
+    "TC506": "tc5_portability.tc506_strict_keyword_unsupported",
+    "TC507": "tc5_portability.tc507_strict_value_unsupported",
+    "TC508": "tc5_portability.tc508_strict_recursion",
+    "TC509": "tc5_portability.tc509_strict_limit_exceeded",
+    "TC510": "tc5_portability.tc510_gemini_type_list",
+    "TC511": "tc5_portability.tc511_gemini_enum_not_string",
+    "TC512": "tc5_portability.tc512_gemini_keyword_unsupported",
+    "TC513": "tc5_portability.tc513_mcp_annotations_missing",
+    "TC514": "tc5_portability.tc514_gemini_array_items_missing",
+    "TC515": "tc5_portability.tc515_gemini_object_properties_empty",
+    "TC516": "tc5_portability.tc516_toolset_over_limit",
+    "TC517": "tc5_portability.tc517_toolset_context_cost",
+    "TC601": "tc6_security.tc601_hidden_characters",
+    "TC602": "tc6_security.tc602_confusable_characters",
+    "TC603": "tc6_security.tc603_instruction_injection",
+    "TC604": "tc6_security.tc604_cross_tool_instruction",
+    "TC605": "tc6_security.tc605_secret_exfiltration",
+    "TC606": "tc6_security.tc606_embedded_secret",
+    "TC607": "tc6_security.tc607_pattern_backtracking",
+    "TC608": "tc6_security.tc608_attack_payload",
+    "TC609": "tc6_security.tc609_security_scan_limit",
+    "TC701": "tc7_change.tc701_breaking_change_unversioned",
+    "TC702": "tc7_change.tc702_contract_change_unversioned",
+    "TC703": "tc7_change.tc703_contract_changed",
+    "TC704": "tc7_change.tc704_tool_removed",
+    "TC711": "tc7_change.tc711_tool_changed_same_version",
+    "TC712": "tc7_change.tc712_tool_added_since_lock",
+    "TC713": "tc7_change.tc713_tool_removed_since_lock",
+    "TC714": "tc7_change.tc714_tool_updated_since_lock",
+}
+# the rules `diff` and `lint --locked` run (scopes "diff" and "lock"), not `lint` on files
+CHANGE_PREFIX = "TC7"
 
 
-def load(everything: bool = True) -> None:
-    """Import the rule families: all of them, or (everything=False) those that lint files."""
-    if everything in _loaded:
-        return
-    for module in FILE_FAMILIES + (OTHER_FAMILIES if everything else ()):
-        __import__(module)  # not importlib.import_module: importlib imports `warnings` (~1 ms)
-    _loaded.add(everything)
+def load(package: str, table: dict[str, str], ids) -> dict[str, "Rule"]:
+    """The rules of `table` named by `ids`, by id, each bound to its module's `check`."""
+    found = {}
+    for rule_id in ids:
+        name = f"{package}.{table[rule_id]}"
+        module = sys.modules.get(name)
+        if module is None:
+            try:
+                __import__(name)  # not importlib.import_module: importlib imports `warnings` (~1 ms)
+            except ModuleNotFoundError as exc:  # TRANSITIONAL: a rule still in its family module
+                if exc.name != name:
+                    raise
+                found[rule_id] = _legacy(rule_id)
+                continue
+            module = sys.modules[name]
+        found[rule_id] = module.RULE._replace(check=module.check)
+    return found
+
+
+# TRANSITIONAL (removed once every rule has its file): the family modules that register rules
+_LEGACY = ("file", "naming", "documentation", "effects", "schema", "portability", "toolset", "security", "change")
+
+
+def _legacy(rule_id: str) -> "Rule":
+    from toolcontract.lint.rule import REGISTRY
+
+    if rule_id not in REGISTRY:
+        for family in _LEGACY:
+            try:
+                __import__(f"{__name__}.{family}")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{__name__}.{family}":
+                    raise
+        if rule_id not in REGISTRY:
+            __import__("toolcontract.assess.conversation")
+    return REGISTRY[rule_id]
+
+
+def lint_rules(files_only: bool = False) -> dict[str, "Rule"]:
+    """The rules of this table: those lint runs on files, or (files_only=False) with the change rules."""
+    ids = [i for i in RULES if not (files_only and i.startswith(CHANGE_PREFIX))]
+    return load(__name__, RULES, ids)

@@ -1,0 +1,1 @@
+"""TC0xx: the file itself — it must parse, keep its keys unique and match the format."""

@@ -1,0 +1,1 @@
+"""TC1xx: tool names and versions."""

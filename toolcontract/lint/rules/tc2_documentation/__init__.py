@@ -1,0 +1,1 @@
+"""TC2xx: what the model is told about a tool."""

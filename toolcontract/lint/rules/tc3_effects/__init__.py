@@ -1,0 +1,1 @@
+"""TC3xx: effects, approvals, observation and targets."""

@@ -1,0 +1,1 @@
+"""TC4xx: the input and output schemas."""

@@ -1,0 +1,1 @@
+"""TC5xx: what each provider surface accepts (with `--target`), and the size of a tool list."""
