@@ -134,7 +134,7 @@ def shape_gate_cost(n: int = 200_000) -> float:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from toolcontract.assess.gates import prepare, shape_gate
     from toolcontract.assess.registry import Registry
-    from toolcontract.model import Candidate, Context
+    from toolcontract.core.model import Candidate, Context
 
     registry = Registry.from_descriptors(TOOLS)
     call = prepare(Candidate("c", "invoice_mark_paid", {"invoice_id": "INV-1", "amount": 3, "expected_version": "1"}),

@@ -45,8 +45,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from toolcontract.lint.rules.toolset import BYTES_PER_TOKEN, estimate_tokens, model_view  # noqa: E402
-from toolcontract.sources.document import load_bytes  # noqa: E402
-from toolcontract.sources.reader import read_tools  # noqa: E402
+from toolcontract.io.document import load_bytes  # noqa: E402
+from toolcontract.io.reader import read_tools  # noqa: E402
 
 
 def _package_dir(name: str) -> Path:

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import settings
 
 from toolcontract.lint.engine import LintResult, Selection, lint_files, lint_text
-from toolcontract.model import Severity
+from toolcontract.core.model import Severity
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "fixtures" / "descriptors"
@@ -189,7 +189,7 @@ def runner():
 
 def good_tool_count() -> int:
     """Descriptors in fixtures/descriptors/good (a file holds one, or `tools: [...]`)."""
-    from toolcontract.sources.document import load_bytes
+    from toolcontract.io.document import load_bytes
 
     count = 0
     for path in good_fixtures():

@@ -13,7 +13,7 @@ import pytest
 
 from toolcontract.assess import Registry, admit, assess, classify
 from toolcontract.assess.classify import TASK_ACCEPTANCE, effective_sent
-from toolcontract.model import Candidate, Case, Context, EffectState, Gate, NextStep, Observation, Outcome, Record
+from toolcontract.core.model import Candidate, Case, Context, EffectState, Gate, NextStep, Observation, Outcome, Record
 
 NOW = "2026-11-29T10:00:00Z"
 ALL = ["pure", "read", "reversible_write", "irreversible_write", "open_world"]

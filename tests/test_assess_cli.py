@@ -10,7 +10,7 @@ import pytest
 
 from conftest import REPO, assert_one_line_error
 from toolcontract.cli import app
-from toolcontract.model import Outcome
+from toolcontract.core.model import Outcome
 
 INVOCATIONS = REPO / "fixtures" / "invocations"
 LOG = REPO / "fixtures" / "logs" / "agent_run.jsonl"

@@ -17,7 +17,7 @@ import pytest
 
 from conftest import corpus_dir
 from toolcontract.assess import Registry, assess
-from toolcontract.model import Candidate, Case, Context, Gate, Outcome
+from toolcontract.core.model import Candidate, Case, Context, Gate, Outcome
 
 BFCL = corpus_dir() / "bfcl"
 SIMPLE = BFCL / "BFCL_v4_simple_python.json"

@@ -13,13 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, examples, run_cli
-from toolcontract import jsoncodec
+from toolcontract.core import jsoncodec
 from toolcontract.assess import Registry, admit, assess
 from toolcontract.assess.envelope import Envelope, _error_content, _trail
 from toolcontract.assess.gates import GATES, MAX_ARGUMENT_DEPTH, Admission, Verdict, _PASSED, parse_arguments, prepare
-from toolcontract.model import Candidate, Case, Context, Gate, Observation, Outcome, Record
-from toolcontract.sources.document import _json_depth
-from toolcontract.sources.fixtures import _nests_deeper, case_from_dict, jsonl_holds_cases
+from toolcontract.core.model import Candidate, Case, Context, Gate, Observation, Outcome, Record
+from toolcontract.core.jsoncodec import nests_deeper
+from toolcontract.io.fixtures import _nests_deeper, case_from_dict, jsonl_holds_cases
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
@@ -66,7 +66,7 @@ def test_dumps_escapes_hidden_characters_on_either_path(value):
 def test_the_nesting_shortcut_agrees_with_the_walk(value):
     raw = json.dumps(value).encode()
     for limit in (0, 1, 2, 3, 64):
-        assert _nests_deeper(raw, value, limit) == _json_depth(value, limit)
+        assert _nests_deeper(raw, value, limit) == nests_deeper(value, limit)
 
 
 @pytest.mark.parametrize("depth", [MAX_ARGUMENT_DEPTH - 1, MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_DEPTH + 1])
@@ -209,7 +209,7 @@ def test_a_fixture_log_without_context_or_tools_is_judged_from_the_evidence(tmp_
     (b'{"id": "b"}\n{"id": "a", "candidate": {"name": "x", "arguments": {}}}\n', False),
 ])
 def test_jsonl_holds_cases_only_settles_what_the_transcript_check_would(tmp_path, content, settled):
-    from toolcontract.sources import transcripts
+    from toolcontract.io import transcripts
 
     path = tmp_path / "x.jsonl"
     path.write_bytes(content)

@@ -25,7 +25,7 @@ from toolcontract.assess.gates import (
     shape_gate,
     target_gate,
 )
-from toolcontract.model import GATE_ORDER, Candidate, Context, Gate, Outcome
+from toolcontract.core.model import GATE_ORDER, Candidate, Context, Gate, Outcome
 
 NOW = "2026-11-29T10:00:00Z"
 ALL_EFFECTS = ["pure", "read", "reversible_write", "irreversible_write", "open_world"]

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from conftest import examples
 from toolcontract.assess import Registry, assess
 from toolcontract.assess.classify import TASK_ACCEPTANCE
-from toolcontract.model import Candidate, Case, Context, EffectState, Gate, NextStep, Observation, Outcome, Record
+from toolcontract.core.model import Candidate, Case, Context, EffectState, Gate, NextStep, Observation, Outcome, Record
 
 ALL = ["pure", "read", "reversible_write", "irreversible_write", "open_world"]
 DESCRIPTORS = [

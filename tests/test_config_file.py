@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolcontract.config import ConfigError, config_from_data, find_config, glob_matches, load_config
+from toolcontract.io.config import ConfigError, config_from_data, find_config, glob_matches, load_config
 
 
 def test_pyproject_table_is_found_walking_up(tmp_path):

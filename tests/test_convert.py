@@ -27,9 +27,9 @@ from toolcontract.convert import (
     openai_strict_compatible,
     render,
 )
-from toolcontract.descriptor import CONTRACT_FIELDS, ToolView, model_description
-from toolcontract.sources.document import Document, load_bytes, load_text
-from toolcontract.sources.reader import FORMATS, read_tools
+from toolcontract.core.descriptor import CONTRACT_FIELDS, ToolView, model_description
+from toolcontract.io.document import Document, load_bytes, load_text
+from toolcontract.io.reader import FORMATS, read_tools
 
 PROVIDERS = tuple(t for t in TARGETS if t != "native")
 REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
@@ -531,7 +531,7 @@ ROUND_TRIP_TOOLS = [MAXIMAL, DESCRIBED, *good_tools()]
 @pytest.mark.parametrize("to", TARGETS)
 def test_round_trip_native_to_x_to_native_keeps_what_x_can_express(to):
     if to not in FORMATS:
-        pytest.skip(f"no {to} reader in toolcontract.sources.reader.FORMATS yet")
+        pytest.skip(f"no {to} reader in toolcontract.io.reader.FORMATS yet")
     conversion = convert(ROUND_TRIP_TOOLS, to)
     fmt, back = read_back(conversion.document)
     assert fmt == to
@@ -547,7 +547,7 @@ def test_round_trip_native_to_x_to_native_keeps_what_x_can_express(to):
 @pytest.mark.parametrize("to", [t for t in PROVIDERS])
 def test_round_trip_x_to_native_to_x_is_stable(to):
     if to not in FORMATS:
-        pytest.skip(f"no {to} reader in toolcontract.sources.reader.FORMATS yet")
+        pytest.skip(f"no {to} reader in toolcontract.io.reader.FORMATS yet")
     first = convert(ROUND_TRIP_TOOLS, to).document
     _, back = read_back(first)
     second = convert(back, to).document

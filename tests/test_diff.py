@@ -15,9 +15,9 @@ import pytest
 
 from conftest import TEXT_LINE, TEXT_SUMMARY, TEXT_TALLY, assert_one_line_error, examples
 from toolcontract.cli.commands import app
-from toolcontract.diff import Area, Bump, Level, compare_tool, diff_tools, version_bump
-from toolcontract.sources.document import load_text
-from toolcontract.sources.reader import read_tools
+from toolcontract.lint.diff import Area, Bump, Level, compare_tool, diff_tools, version_bump
+from toolcontract.io.document import load_text
+from toolcontract.io.reader import read_tools
 
 ROOT = Path(__file__).resolve().parents[1]
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -721,7 +721,7 @@ def test_json_format_summary():
 
 
 def test_every_reporter_takes_a_diff_result():
-    from toolcontract.diff import diff_findings
+    from toolcontract.lint.diff import diff_findings
     from toolcontract.lint.engine import LintResult
     from toolcontract.report import LINT_FORMATS, lint_reporter
 
@@ -755,7 +755,7 @@ def test_the_cores_are_pure():
     import ast
 
     for name in ("diff.py", "lock.py"):
-        tree = ast.parse((ROOT / "toolcontract" / name).read_text(encoding="utf-8"))
+        tree = ast.parse((ROOT / "toolcontract" / "lint" / name).read_text(encoding="utf-8"))
         imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
                     for alias in node.names if isinstance(node, ast.Import)}
         imported |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
@@ -799,7 +799,7 @@ def test_any_two_descriptors_compare_without_crashing(old, new):
 @settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_TOOL, _TOOL)
 def test_any_diff_renders_in_every_format(old, new):
-    from toolcontract.diff import diff_findings
+    from toolcontract.lint.diff import diff_findings
     from toolcontract.lint.engine import LintResult
     from toolcontract.report import LINT_FORMATS, lint_reporter
 

@@ -472,7 +472,7 @@ def test_jobs_2_gives_what_one_process_gives(tmp_path):
         assert (summary["files"], summary["tools"], summary["skipped"]) == (40, 20, 20)
         assert {"TC000", "TC002"} <= rules_of(serial)
     # the library, with the fork made for certain
-    from toolcontract.cli import read_inputs
+    from toolcontract.io.inputs import read_inputs
 
     walked: set = set()
     inputs = list(read_inputs([str(tmp_path)], 5 << 20, walked=walked))

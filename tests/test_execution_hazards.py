@@ -9,10 +9,10 @@ import pytest
 
 from conftest import REPO, run_cli
 from toolcontract.assess.conversation import Options
-from toolcontract.model import Context, Outcome
-from toolcontract.sources import transcripts as T
-from toolcontract.sources.document import load_text
-from toolcontract.sources.transcripts import TranscriptAssessor, context_from_mapping
+from toolcontract.core.model import Context, Outcome
+from toolcontract.io import transcripts as T
+from toolcontract.io.document import load_text
+from toolcontract.io.transcripts import TranscriptAssessor, context_from_mapping
 
 REFUND = {"name": "refund_payment", "description": "Refund a payment.",
           "inputSchema": {"type": "object", "properties": {"payment_id": {"type": "string"}, "amount": {"type": "number"}}},

@@ -9,8 +9,8 @@ import pytest
 
 from conftest import BAD_DIR, EXPECTED_RULES, GOOD_DIR, REPO, bad_fixtures, good_fixtures, lint_paths, rules_hit
 from toolcontract.lint.engine import all_rules
-from toolcontract.lint.rule import SURFACES
-from toolcontract.sources.document import load_bytes
+from toolcontract.core.rule import SURFACES
+from toolcontract.io.document import load_bytes
 
 SCHEMA_COMMENT = "# yaml-language-server: $schema=../../../schemas/descriptor.schema.json"
 

@@ -62,7 +62,7 @@ def test_object_level_errors_on_a_wide_object_cost_milliseconds_in_assess(fmt):
 
 
 def test_explained_errors_are_at_most_twenty_and_say_how_many_more():
-    from toolcontract.schema_tools import compile_validator, explain_errors
+    from toolcontract.core.schema.validation import compile_validator, explain_errors
 
     validator = compile_validator({"type": "object", "additionalProperties": {"type": "string"}})
     explained = explain_errors(validator, {f"k{i}": i for i in range(25)})

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import toolcontract
 from conftest import REPO
-from toolcontract.model import Outcome
+from toolcontract.core.model import Outcome
 
 ROOT = Path(__file__).resolve().parents[1]
 

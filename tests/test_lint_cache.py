@@ -1,4 +1,4 @@
-"""The lint cache (toolcontract.cli.cache): warm runs say byte for byte what cold runs say.
+"""The lint cache (toolcontract.io.cache): warm runs say byte for byte what cold runs say.
 
 Every test compares against a run without the cache: after a file changes, after the configuration
 changes (severity, select, target), after the rule set or the version changes, with a corrupted,
@@ -17,15 +17,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import BAD_DIR, GOOD_DIR, REPO, lint_outputs
-from toolcontract.cli import cache as cache_module
-from toolcontract.cli.cache import CACHE_DIR_NAME, LintCache, cache_directory
-from toolcontract.config import Config, load_config
+from toolcontract.io import cache as cache_module
+from toolcontract.io.cache import CACHE_DIR_NAME, LintCache, cache_directory
+from toolcontract.io.config import Config, load_config
 from toolcontract.lint import engine
 from toolcontract.lint.engine import Selection, lint_files
-from toolcontract.model import Severity
+from toolcontract.core.model import Severity
 
-from toolcontract.sources.document import DEFAULT_LIMITS
-from toolcontract.sources.overlay import pair_overlays
+from toolcontract.io.document import DEFAULT_LIMITS
+from toolcontract.io.overlay import pair_overlays
 
 PROVIDERS = REPO / "fixtures" / "providers"
 TWIN = "toolcontract: 1\nname: twin_tool\nversion: 1.0.0\neffect: read\ndescription: Read one twin.\n"

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import REPO, corpus_dir
 from toolcontract.lint.engine import Selection, lint_files
-from toolcontract.lint.rule import SURFACES
+from toolcontract.core.rule import SURFACES
 
 ROUNDS = 6
 

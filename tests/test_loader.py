@@ -10,17 +10,8 @@ import time
 import pytest
 
 from conftest import lint, rules_hit
-from toolcontract.sources.document import (
-    DEFAULT_LIMITS,
-    Limits,
-    LoadError,
-    escape_token,
-    join_pointer,
-    load_bytes,
-    load_text,
-    resolve_pointer,
-    split_pointer,
-)
+from toolcontract.io.document import DEFAULT_LIMITS, Limits, LoadError, load_bytes, load_text
+from toolcontract.core.pointer import escape_token, join_pointer, resolve_pointer, split_pointer
 
 YAML_DOC = """\
 toolcontract: 1

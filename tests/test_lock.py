@@ -14,7 +14,7 @@ import pytest
 
 from conftest import TEXT_LINE, TEXT_TALLY, assert_one_line_error, examples, has_module
 from toolcontract.cli.commands import app
-from toolcontract.lock import (
+from toolcontract.lint.lock import (
     LOCK_FORMAT,
     LockEntry,
     LockFormatError,
@@ -24,8 +24,8 @@ from toolcontract.lock import (
     parse_lock,
     tool_hash,
 )
-from toolcontract.sources.document import load_text
-from toolcontract.sources.reader import read_tools
+from toolcontract.io.document import load_text
+from toolcontract.io.reader import read_tools
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -407,7 +407,7 @@ _VALUES = st.recursive(
 @given(st.dictionaries(st.sampled_from(["name", "version", "description", "purpose", "input_schema", "output_schema",
                                         "effect", "annotations", "non_goals"]), _VALUES))
 def test_any_tool_hashes_deterministically(data):
-    from toolcontract.descriptor import ToolView
+    from toolcontract.core.descriptor import ToolView
 
     document = load_text("{}", "x.json")
     first, second = ToolView(dict(data), document, ""), ToolView(dict(reversed(list(data.items()))), document, "")

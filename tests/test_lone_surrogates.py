@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from conftest import examples
 from toolcontract.lint.engine import lint_files
-from toolcontract.schema_tools import is_valid_schema, metaschema_errors
+from toolcontract.core.schema.validation import is_valid_schema, metaschema_errors
 
 HEAD = '{"toolcontract": 1, "name": "a_b", "effect": "read", '
 

@@ -63,7 +63,7 @@ def run_process(*args, timeout=60):
 @pytest.fixture(scope="module")
 def paging_live():
     """The paging server's tool list, fetched once for the tests that only read it."""
-    from toolcontract.sources.mcp_live import fetch_tools
+    from toolcontract.io.mcp_live import fetch_tools
 
     return fetch_tools(PAGING, timeout=20)
 
@@ -94,7 +94,7 @@ def test_fetch_follows_every_page(paging_live):
 
 
 def test_json_text_is_the_list_indented_so_positions_mean_something(paging_live):
-    from toolcontract.sources.document import load_bytes
+    from toolcontract.io.document import load_bytes
 
     live = paging_live
     text = live.json_text
@@ -107,7 +107,7 @@ def test_json_text_is_the_list_indented_so_positions_mean_something(paging_live)
 
 
 def test_tools_are_kept_as_sent_even_those_the_sdk_refuses():
-    from toolcontract.sources.mcp_live import fetch_tools
+    from toolcontract.io.mcp_live import fetch_tools
 
     live = fetch_tools(raw("odd"), timeout=10)
     assert live.tools == [
@@ -119,7 +119,7 @@ def test_tools_are_kept_as_sent_even_those_the_sdk_refuses():
 
 
 def test_fetch_follows_cursors_of_a_server_without_the_sdk():
-    from toolcontract.sources.mcp_live import fetch_tools
+    from toolcontract.io.mcp_live import fetch_tools
 
     live = fetch_tools(raw("pages"), timeout=10)
     assert (live.pages, [tool["name"] for tool in live.tools]) == (3, ["page_tool_0", "page_tool_1", "page_tool_2"])
@@ -134,7 +134,7 @@ def test_fetch_follows_cursors_of_a_server_without_the_sdk():
     ],
 )
 def test_a_server_that_answers_wrongly_is_a_clear_error(mode, expected):
-    from toolcontract.sources.mcp_live import McpFetchError, fetch_tools
+    from toolcontract.io.mcp_live import McpFetchError, fetch_tools
 
     with pytest.raises(McpFetchError) as caught:
         fetch_tools(raw(mode), timeout=10)
@@ -143,7 +143,7 @@ def test_a_server_that_answers_wrongly_is_a_clear_error(mode, expected):
 
 
 def test_paging_is_capped(monkeypatch):
-    from toolcontract.sources import mcp_live
+    from toolcontract.io import mcp_live
 
     monkeypatch.setattr(mcp_live, "MAX_PAGES", 2)  # the server has 3 pages
     with pytest.raises(mcp_live.McpFetchError, match="still had a nextCursor after 2 pages"):
@@ -153,7 +153,7 @@ def test_paging_is_capped(monkeypatch):
 def test_a_server_that_never_answers_is_stopped_with_its_process_group(tmp_path):
     """The timeout covers start to last page; what the server said on stderr comes along;
     nothing it started is left running."""
-    from toolcontract.sources.mcp_live import McpFetchError, fetch_tools
+    from toolcontract.io.mcp_live import McpFetchError, fetch_tools
 
     pid_file = tmp_path / "child.pid"
     code = (
@@ -199,7 +199,7 @@ def _alive(pid: int) -> bool:
     ],
 )
 def test_a_command_that_cannot_start(cmd, expected):
-    from toolcontract.sources.mcp_live import McpFetchError, fetch_tools
+    from toolcontract.io.mcp_live import McpFetchError, fetch_tools
 
     with pytest.raises(McpFetchError) as caught:
         fetch_tools(cmd, timeout=5)
@@ -207,7 +207,7 @@ def test_a_command_that_cannot_start(cmd, expected):
 
 
 def test_a_server_that_exits_gives_its_stderr():
-    from toolcontract.sources.mcp_live import McpFetchError, fetch_tools
+    from toolcontract.io.mcp_live import McpFetchError, fetch_tools
 
     code = "import sys; print('Traceback: config.toml not found', file=sys.stderr); sys.exit(3)"
     with pytest.raises(McpFetchError) as caught:
@@ -365,7 +365,7 @@ def test_live_positions_are_those_of_the_list_convert_saves(runner, tmp_path):
 # ------------------------------------------------- hostile servers (issue 14)
 
 LIMIT_BYTES = 1 << 30  # the CLI's address space: what a server sends must not make us hold it all
-MAX_BYTES = 5 * 1024 * 1024  # toolcontract.sources.document.DEFAULT_LIMITS.max_bytes
+MAX_BYTES = 5 * 1024 * 1024  # toolcontract.io.document.DEFAULT_LIMITS.max_bytes
 # C0 and C1 controls (but the newline that ends the line), bidi and other invisible format characters
 CONTROL = [chr(c) for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)] if chr(c) != "\n"] + \
     [chr(c) for c in [0x061C, *range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0xFEFF]]
@@ -442,7 +442,7 @@ def test_many_pages_each_under_the_cap_are_stopped_by_the_total_cap(tmp_path):
 
 
 def test_the_page_count_cap_holds_in_the_budget():
-    from toolcontract.sources.mcp_live import Budget, McpFetchError
+    from toolcontract.io.mcp_live import Budget, McpFetchError
 
     budget = Budget("label", 10, max_pages=2)
     budget.pages = 1
@@ -472,7 +472,7 @@ def test_a_server_that_lists_and_then_will_not_exit_is_killed_within_the_timeout
     within the timeout plus a second."""
     import mcp.client.session  # noqa: F401 - loaded before the clock starts: the 2 s are the server's
 
-    from toolcontract.sources.mcp_live import fetch_tools
+    from toolcontract.io.mcp_live import fetch_tools
 
     pid_file = tmp_path / "server.pid"
     started = time.monotonic()
@@ -506,7 +506,7 @@ def test_mcp_timeout_must_be_finite_and_positive_everywhere(runner, tmp_path, su
 
 @pytest.mark.parametrize("seconds", [float("inf"), float("nan"), 0, -1.0])
 def test_fetch_refuses_a_timeout_that_is_not_finite_and_positive(seconds):
-    from toolcontract.sources.mcp_live import McpFetchError, fetch_tools
+    from toolcontract.io.mcp_live import McpFetchError, fetch_tools
 
     with pytest.raises(McpFetchError, match="the timeout must be a finite, positive number of seconds"):
         fetch_tools(raw("pages"), timeout=seconds)
@@ -537,7 +537,7 @@ def test_convert_quotes_the_server_as_inert_text_too(runner, tmp_path):
 
 
 def test_the_fetch_error_itself_is_escaped():
-    from toolcontract.sources.mcp_live import McpFetchError, fetch_tools
+    from toolcontract.io.mcp_live import McpFetchError, fetch_tools
 
     with pytest.raises(McpFetchError) as caught:
         fetch_tools(raw("escapes"), timeout=20)
@@ -546,7 +546,7 @@ def test_the_fetch_error_itself_is_escaped():
 
 
 def test_a_stdout_line_that_is_not_json_rpc_is_named_when_stderr_is_silent():
-    from toolcontract.sources.mcp_live import McpFetchError, fetch_tools
+    from toolcontract.io.mcp_live import McpFetchError, fetch_tools
 
     code = "import sys, time; print('Listening on port 8080 \x1b[31m'); sys.stdout.flush(); time.sleep(60)"
     with pytest.raises(McpFetchError) as caught:

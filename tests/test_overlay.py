@@ -9,9 +9,9 @@ import pytest
 from conftest import REPO
 from toolcontract.cli import app
 from toolcontract.lint.engine import LintResult, Selection, lint_files
-from toolcontract.sources.document import load_bytes, load_text
-from toolcontract.sources.overlay import OVERLAY_FIELDS, is_overlay, pair_overlays
-from toolcontract.sources.reader import read_tools
+from toolcontract.io.document import load_bytes, load_text
+from toolcontract.io.overlay import OVERLAY_FIELDS, is_overlay, pair_overlays
+from toolcontract.io.reader import read_tools
 
 PROVIDERS = REPO / "fixtures" / "providers"
 GOOD = PROVIDERS / "good"
@@ -409,7 +409,7 @@ def test_pairing_a_named_overlay_in_the_set_pulls_in_its_provider(tmp_path):
 
 
 def test_an_oversized_sibling_overlay_is_a_load_finding(tmp_path):
-    from toolcontract.sources.document import Limits
+    from toolcontract.io.document import Limits
 
     (tmp_path / "tools.json").write_text(MCP)
     (tmp_path / "tools.contract.yaml").write_text(OVERLAY + "# " + "x" * 400 + "\n")

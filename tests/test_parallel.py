@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from conftest import BAD_DIR, GOOD_DIR, REPO, examples, lint_outputs
 from toolcontract.lint import parallel
 from toolcontract.lint.engine import Chunk, Selection, lint_files
-from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_text
-from toolcontract.sources.overlay import pair_overlays
+from toolcontract.io.document import DEFAULT_LIMITS, LoadError, load_text
+from toolcontract.io.overlay import pair_overlays
 
 CORPUS_MCP = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "mcp"
 

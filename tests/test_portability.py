@@ -14,12 +14,12 @@ import re
 import pytest
 
 from conftest import EXPECTED_RULES, corpus_dir, good_fixtures, lint_paths
-from toolcontract.descriptor import ToolView
+from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import RunContext, ToolContext
 from toolcontract.lint.engine import Selection, all_rules, lint_text
-from toolcontract.lint.rule import Bad, SURFACES
+from toolcontract.core.rule import Bad, SURFACES
 from toolcontract.lint.rules.portability import pattern_feature
-from toolcontract.model import Severity
+from toolcontract.core.model import Severity
 
 # TC5xx rules that run on every lint, for no surface: the context cost of a tool list is no provider's limit
 DEFAULT_ON = {"TC517"}

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from conftest import EXPECTED_RULES, UNSAFE_OUTPUT, examples, render
 from toolcontract.cli import app
 from toolcontract.lint.engine import LintResult, lint_files, lint_text
-from toolcontract.sources.document import Limits, LoadError, load_bytes
+from toolcontract.io.document import Limits, LoadError, load_bytes
 
 # TOOLCONTRACT_PROPERTY_SCALE=20 runs twenty times as many examples (a slow, thorough run)
 SCALE = max(1, int(os.environ.get("TOOLCONTRACT_PROPERTY_SCALE", "1")))

@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 from conftest import EXPECTED_RULES, REPO, TEXT_LINE, TEXT_TALLY, corpus_dir, examples
 from toolcontract.cli import app
 from toolcontract.lint.engine import LintResult, Selection, lint_files
-from toolcontract.sources import providers
-from toolcontract.sources.document import load_text, resolve_pointer
-from toolcontract.sources.providers import openapi_to_json_schema
-from toolcontract.sources.reader import FORMATS, read_tools
+from toolcontract.io import providers
+from toolcontract.io.document import load_text
+from toolcontract.core.pointer import resolve_pointer
+from toolcontract.io.providers import openapi_to_json_schema
+from toolcontract.io.reader import FORMATS, read_tools
 
 PROVIDERS = REPO / "fixtures" / "providers"
 PROVIDER_FORMATS = ("mcp", "openai-chat", "openai-responses", "anthropic", "gemini")
@@ -426,7 +427,7 @@ def test_nullable_gemini_properties_accept_null_examples():
     text = json.dumps([{"name": "a", "parameters": {"type": "OBJECT", "properties": {
         "x": {"type": "STRING", "nullable": True, "description": "X."}}, "required": ["x"]}}])
     tool = read(text).tools[0]
-    from toolcontract.schema_tools import compile_validator
+    from toolcontract.core.schema.validation import compile_validator
 
     assert compile_validator(tool.data["input_schema"]).is_valid({"x": None})
 

@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 
 from conftest import examples
 from toolcontract import cli
-from toolcontract.cli import UsageFailure, read_file, read_inputs
-from toolcontract.sources.document import LoadError
+from toolcontract.io.errors import InputError as UsageFailure
+from toolcontract.io.inputs import read_file, read_inputs
+from toolcontract.io.document import LoadError
 
 
 @pytest.mark.long
@@ -87,13 +88,13 @@ def test_the_descriptor_fixtures_read_as_they_are_on_disk():
 def test_normal_path_writes_a_path_as_pathlib_does(raw):
     from pathlib import PurePosixPath
 
-    from toolcontract.pathnames import normal_path
+    from toolcontract.io.pathnames import normal_path
 
     assert normal_path(raw) == str(PurePosixPath(raw))
 
 
 def test_files_in_a_folder_are_named_from_the_folder_as_pathlib_writes_it(tmp_path, monkeypatch):
-    from toolcontract.cli import discover
+    from toolcontract.io.inputs import discover
 
     (tmp_path / "d" / "e").mkdir(parents=True)
     (tmp_path / "d" / "e" / "x.yaml").write_text("a: 1\n")

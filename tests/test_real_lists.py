@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import corpus_dir, run_cli
-from toolcontract.descriptor import HINT_DEFAULTS, HINTS, effect_from_annotations
+from toolcontract.core.descriptor import HINT_DEFAULTS, HINTS, effect_from_annotations
 from toolcontract.lint.engine import Selection, lint_files
-from toolcontract.model import Effect
+from toolcontract.core.model import Effect
 
 
 def lint_json(data, path="tools.json", **selection):

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import REPO
 from toolcontract import Candidate, Case, Context, Record, Registry, admit, assess
-from toolcontract.model import Effect, Outcome
+from toolcontract.core.model import Effect, Outcome
 
 PROVIDERS = REPO / "fixtures" / "providers" / "good"
 

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from toolcontract.cli import app
 from toolcontract.lint.engine import all_rules, lint_files, lint_text
-from toolcontract.model import Finding, Severity
+from toolcontract.core.model import Finding, Severity
 from toolcontract.report import lint_reporter
 from toolcontract.report.github import annotation, escape_data, escape_property
 

@@ -15,9 +15,9 @@ import pytest
 from conftest import (BAD_DIR, REPO, TEXT_LINE, TEXT_MORE, TEXT_SUMMARY, TEXT_TALLY, TEXT_TOOL, bad_fixtures,
                       lint_paths, render)
 from toolcontract.lint.engine import LintResult, lint_files
-from toolcontract.model import Finding, Severity
+from toolcontract.core.model import Finding, Severity
 from toolcontract.report.common import REPEAT_LIMIT, limit_repeats, rule_tally
-from toolcontract.sources.document import LoadError, load_bytes, load_text
+from toolcontract.io.document import LoadError, load_bytes, load_text
 
 DEMO = REPO / "fixtures" / "demo"
 MARKUP = "[bold]x[/]"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 
 from toolcontract.lint.engine import LintResult, lint_files
-from toolcontract.model import Finding, Severity
+from toolcontract.core.model import Finding, Severity
 from toolcontract.report import lint_reporter
 from toolcontract.report.rich import render_lint, source_excerpt
-from toolcontract.sources.document import Document, load_text
+from toolcontract.io.document import Document, load_text
 
 WEATHER = """\
 toolcontract: 1

@@ -1,4 +1,4 @@
-"""`toolcontract.rs_import`: jsonschema-rs loads without `email.utils`, and nothing else changes.
+"""`toolcontract.core.schema.rs_import`: jsonschema-rs loads without `email.utils`, and nothing else changes.
 
 Each check runs in a fresh interpreter: what is imported is the point."""
 
@@ -17,7 +17,7 @@ def run(code: str) -> str:
 
 def test_a_later_import_of_email_utils_gets_the_real_module():
     out = run("""
-        from toolcontract import rs_import
+        from toolcontract.core.schema import rs_import
         rs_import.load()
         import email.utils, datetime
         assert type(email.utils) is type(datetime), type(email.utils)
@@ -29,7 +29,7 @@ def test_a_later_import_of_email_utils_gets_the_real_module():
 def test_with_email_utils_already_imported_the_plain_import_runs():
     out = run("""
         import email.utils
-        from toolcontract import rs_import
+        from toolcontract.core.schema import rs_import
         rs = rs_import.load()
         build = getattr(rs, "__build__", None) or rs.jsonschema_rs.__build__
         print(type(build.get("info-time")).__name__)
@@ -40,7 +40,7 @@ def test_with_email_utils_already_imported_the_plain_import_runs():
 def test_any_other_attribute_of_the_stand_in_is_the_real_modules_and_replaces_it():
     out = run("""
         import sys
-        from toolcontract.rs_import import _StandIn
+        from toolcontract.core.schema.rs_import import _StandIn
         stand_in = _StandIn("email.utils")
         sys.modules["email.utils"] = stand_in
         formatdate = stand_in.formatdate
@@ -59,7 +59,7 @@ def test_the_stand_in_leaves_sys_modules_when_the_import_fails():
                 raise ImportError("no jsonschema_rs here")
             return real_import(name, *args, **kwargs)
         builtins.__import__ = failing
-        from toolcontract import rs_import
+        from toolcontract.core.schema import rs_import
         try:
             rs_import.load()
         except ImportError as exc:
@@ -71,7 +71,7 @@ def test_the_stand_in_leaves_sys_modules_when_the_import_fails():
 def test_load_returns_the_one_module():
     out = run("""
         import jsonschema_rs
-        from toolcontract import rs_import
+        from toolcontract.core.schema import rs_import
         print(rs_import.load() is jsonschema_rs)
     """)
     assert out == "True"

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import EXPECTED_RULES, RULE_ID, lint
 from toolcontract.lint.engine import Selection, all_rules, lint_text
-from toolcontract.lint.rule import Bad, Good
+from toolcontract.core.rule import Bad, Good
 
 RULES = all_rules()
 
@@ -35,7 +35,7 @@ def _run(rule, example):
     if rule.scope == "conversation":  # the example is a transcript: read it and run the conversation rules
         from types import SimpleNamespace
 
-        from toolcontract.sources.transcripts import check_text
+        from toolcontract.io.transcripts import check_text
 
         return SimpleNamespace(findings=check_text(example.text, select=(rule.id,)))
     if example.options:  # a threshold's example: linted with the setting it names

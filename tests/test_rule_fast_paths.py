@@ -11,14 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import BAD_DIR, GOOD_DIR, examples
-from toolcontract.descriptor import ToolView, model_description, name_words
+from toolcontract.core.descriptor import ToolView, model_description, name_words
 from toolcontract.lint.context import context
 from toolcontract.lint.rules.effects import annotation_contradiction
 from toolcontract.lint.rules.naming import GENERIC_WORDS, name_vague
-from toolcontract.model import Effect
-from toolcontract.schema_tools import compile_validator
-from toolcontract.schemas_data import load_schema
-from toolcontract.sources.document import Document, load_bytes, DEFAULT_LIMITS
+from toolcontract.core.model import Effect
+from toolcontract.core.schema.validation import compile_validator
+from toolcontract.core.schema.bundled import load_schema
+from toolcontract.io.document import Document, load_bytes, DEFAULT_LIMITS
 
 _WORD_BREAK = r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])"
 
@@ -168,6 +168,6 @@ def _count_sentences_reference(text: str) -> int:
 @settings(max_examples=examples(800), deadline=None)
 @given(st.one_of(st.text(alphabet="ab .!?。！？\"')]\n\t\x1c\u3000", max_size=30), st.text(max_size=30)))
 def test_count_sentences_counts_as_the_full_expression_does(text):
-    from toolcontract.descriptor import count_sentences
+    from toolcontract.core.descriptor import count_sentences
 
     assert count_sentences(text) == _count_sentences_reference(text)

@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import corpus_dir, examples
-from toolcontract.descriptor import ToolView
+from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import context
 from toolcontract.lint.rules import schema as rules
-from toolcontract.schema_tools import (
+from toolcontract.core.schema.validation import (
     _META_FLAT,
     _flat_meta_validator,
     _meta_validator,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from toolcontract.schemas_data import load_schema
+from toolcontract.core.schema.bundled import load_schema
 
 SCHEMAS = Path(str(resources.files("toolcontract").joinpath("schemas")))  # the shipped schemas/ folder
 SHIPPED = sorted(p.name for p in SCHEMAS.glob("*.json"))

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import corpus_dir
 from toolcontract.lint.engine import Selection, lint_files, lint_text
-from toolcontract.model import Severity
+from toolcontract.core.model import Severity
 
 HEAD = "toolcontract: 1\nname: report_export\neffect: read\n"
 NEW_RULES = ("TC412", "TC414", "TC415", "TC416", "TC417")

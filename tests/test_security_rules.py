@@ -14,7 +14,7 @@ import pytest
 
 from conftest import REPO, corpus_dir, lint
 from toolcontract.lint.engine import Selection, lint_files
-from toolcontract.model import Severity
+from toolcontract.core.model import Severity
 from toolcontract.security import signals
 from toolcontract.security.regex_safety import backtracking_risk
 from toolcontract.security.secrets import entropy
@@ -430,7 +430,7 @@ def test_gates_are_necessary_for_every_example_match():
 
 
 def test_pathological_patterns_run_in_linear_time():
-    from toolcontract.schema_tools import compile_validator, pattern_matches
+    from toolcontract.core.schema.validation import compile_validator, pattern_matches
 
     long = "a" * 100_000 + "!"
     for pattern in ("^(a+)+$", "^(a|a)*$", "^(\\w+\\s?)*$", "^(?=.*a)(\\w+\\s?)*$", "^(a|aa)+\\1$"):

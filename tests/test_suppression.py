@@ -66,7 +66,7 @@ def test_json_files_have_no_comments_and_suppress_nothing():
 
 def test_a_configured_severity_applies_to_tc009_as_to_every_rule(tmp_path):
     """Issue 16: TC009 was made outside the engine and kept its default severity whatever the config said."""
-    from toolcontract.model import Severity
+    from toolcontract.core.model import Severity
 
     text = BASE.replace("version: 1.0.0", "version: 1.0.0  # toolcontract: ignore[TC103, TC4O3]")
     for configured, label in ((Severity.ERROR, "error"), (Severity.INFO, "info")):

@@ -23,9 +23,9 @@ from toolcontract.lint.rules.toolset import (
     estimate_tokens,
     model_view,
 )
-from toolcontract.model import Severity
-from toolcontract.sources.document import load_bytes
-from toolcontract.sources.reader import read_tools
+from toolcontract.core.model import Severity
+from toolcontract.io.document import load_bytes
+from toolcontract.io.reader import read_tools
 
 
 def run(text: str, path: str = "tools.json", select=("TC514", "TC515", "TC516", "TC517"), targets=(), options=None):

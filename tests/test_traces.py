@@ -19,11 +19,11 @@ from conftest import REPO, assert_one_line_error, examples
 from toolcontract.assess.conversation import OTEL_GENAI, check
 from toolcontract.assess.registry import Registry
 from toolcontract.cli import app
-from toolcontract.model import Candidate, Context
-from toolcontract.sources import traces as TR
-from toolcontract.sources import transcripts as T
-from toolcontract.sources.document import load_bytes, load_text
-from toolcontract.sources.fixtures import FixtureError
+from toolcontract.core.model import Candidate, Context
+from toolcontract.io import traces as TR
+from toolcontract.io import transcripts as T
+from toolcontract.io.document import load_bytes, load_text
+from toolcontract.io.fixtures import FixtureError
 
 TRACES = REPO / "fixtures" / "traces"
 TOOLS = REPO / "fixtures" / "transcript-support" / "tools.yaml"

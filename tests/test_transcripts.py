@@ -22,10 +22,11 @@ from toolcontract.assess.conversation import (
 )
 from toolcontract.cli import app
 from toolcontract.lint.engine import all_rules
-from toolcontract.model import Candidate, Context, Outcome, Severity
-from toolcontract.sources import transcripts as T
-from toolcontract.sources.document import load_bytes, load_text, resolve_pointer
-from toolcontract.sources.fixtures import FixtureError
+from toolcontract.core.model import Candidate, Context, Outcome, Severity
+from toolcontract.io import transcripts as T
+from toolcontract.io.document import load_bytes, load_text
+from toolcontract.core.pointer import resolve_pointer
+from toolcontract.io.fixtures import FixtureError
 
 TRANSCRIPTS = REPO / "fixtures" / "transcripts"
 GOOD = TRANSCRIPTS / "good"

@@ -28,9 +28,9 @@ import pytest
 from conftest import corpus_dir
 from toolcontract.assess.conversation import check
 from toolcontract.cli import app
-from toolcontract.model import Outcome
-from toolcontract.sources import transcripts as T
-from toolcontract.sources.document import load_bytes
+from toolcontract.core.model import Outcome
+from toolcontract.io import transcripts as T
+from toolcontract.io.document import load_bytes
 
 TRANSCRIPTS = corpus_dir() / "transcripts"
 TAU = TRANSCRIPTS / "tau-bench.gpt-4o-airline.trial0.json"

@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import examples
-from toolcontract.sources import document, fastyaml
-from toolcontract.sources.document import (
+from toolcontract.io import document, fastyaml
+from toolcontract.io.document import (
     DEFAULT_LIMITS,
     Document,
     DuplicateKey,

@@ -37,8 +37,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, examples
-from toolcontract.sources import document, fastyaml
-from toolcontract.sources.document import (
+from toolcontract.io import document, fastyaml
+from toolcontract.io.document import (
     DEFAULT_LIMITS,
     Document,
     DuplicateKey,

@@ -67,9 +67,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from toolcontract.core import limits
-from toolcontract.descriptor import CONTRACT_FIELDS, ToolView, model_description
-from toolcontract.model import Effect
-from toolcontract.sources.document import Document
+from toolcontract.core.descriptor import CONTRACT_FIELDS, ToolView, model_description
+from toolcontract.core.model import Effect
+from toolcontract.io.document import Document
 
 TARGETS = ("mcp", "openai-chat", "openai-responses", "anthropic", "gemini", "native")
 
@@ -509,7 +509,7 @@ def _write_anthropic(tool: _Tool) -> dict[str, Any]:
 
 def _valid_examples(tool: _Tool, examples: list, schema: Any) -> list:
     """The examples Anthropic accepts: objects valid against the input schema."""
-    from toolcontract.schema_tools import compile_validator, is_valid_schema
+    from toolcontract.core.schema.validation import compile_validator, is_valid_schema
 
     check: Callable[[Any], bool] | None = None
     if isinstance(schema, (dict, bool)) and is_valid_schema(schema):
@@ -607,7 +607,7 @@ def _encodable(text: str) -> bool:
 def _yaml_dumper() -> type:
     import yaml
 
-    from toolcontract.sources.document import _resolve_plain
+    from toolcontract.io.document import _resolve_plain
 
     class Dumper(yaml.SafeDumper):
         def ignore_aliases(self, data: Any) -> bool:  # a shared subschema is written out, never as an alias

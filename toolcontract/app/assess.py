@@ -8,7 +8,7 @@ exit code: the CLI (`toolcontract.cli.assess_run`) picks the reporter and decide
     for envelope in result.cases: ...
 
 Bad input (a missing path, `--tools` that gives no tool, an unreadable fixture, a bad context file, an
-unknown `fail_on`) raises `InputError` (toolcontract.app.errors), one line.
+unknown `fail_on`) raises `InputError` (toolcontract.io.errors), one line.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from toolcontract.app.errors import InputError
+from toolcontract.io.errors import InputError
 from toolcontract.report.common import AssessReporter  # the summary every format counts
 
 
@@ -30,9 +30,9 @@ class AssessJob:
                  fail_on: Optional[Iterable[str]] = None, context_file: Optional[str] = None,
                  max_rounds: int = 20) -> None:
         # the readers still live in the CLI package; they move to io/ with the layout of DESIGN §5
-        from toolcontract.cli import FIXTURE_SUFFIXES, discover, split_codes
-        from toolcontract.cli.assess_run import load_descriptor_dicts
-        from toolcontract.model import Outcome, Severity
+        from toolcontract.app.codes import split_codes
+        from toolcontract.io.inputs import FIXTURE_SUFFIXES, discover, load_descriptor_dicts
+        from toolcontract.core.model import Outcome, Severity
 
         failing = set(split_codes(_listed(fail_on)))
         severities = {s.name for s in Severity} & failing  # transcript findings at or above the lowest named fail
@@ -58,7 +58,7 @@ class AssessJob:
         # a run over fixture logs alone starts without them
         self.transcript_context = None
         if context_file:
-            from toolcontract.sources import transcripts
+            from toolcontract.io import transcripts
 
             try:
                 self.transcript_context = transcripts.load_context(context_file)
@@ -69,7 +69,7 @@ class AssessJob:
         self.current: Optional[str] = None  # the file being assessed
 
     def run_transcripts(self, reporter, conversations) -> bool:
-        from toolcontract.sources import transcripts
+        from toolcontract.io import transcripts
 
         if self.assessor is None:
             self.assessor = transcripts.TranscriptAssessor(self.shared, self.transcript_context,
@@ -78,7 +78,7 @@ class AssessJob:
 
     def registry_for(self, extra: list[str]):
         from toolcontract.assess.registry import Registry
-        from toolcontract.cli.assess_run import load_descriptor_dicts
+        from toolcontract.io.inputs import load_descriptor_dicts
 
         key = tuple(extra)
         if key not in self.registries:
@@ -92,9 +92,9 @@ class AssessJob:
         """Assess every file into `reporter` (begin_file, case, conversation, end_file; never finish).
         Raises FixtureError, OSError or InputError for a file it cannot read, after the cases before it."""
         from toolcontract.assess.envelope import assess as assess_case
-        from toolcontract.cli.assess_run import read_fixture
-        from toolcontract.sources.document import DEFAULT_LIMITS
-        from toolcontract.sources.fixtures import FixtureError, jsonl_holds_cases, read_fixture_bytes, read_jsonl
+        from toolcontract.io.inputs import read_fixture
+        from toolcontract.io.document import DEFAULT_LIMITS
+        from toolcontract.io.fixtures import FixtureError, jsonl_holds_cases, read_fixture_bytes, read_jsonl
 
         failed = False
         for path in self.fixture_files:
@@ -102,11 +102,11 @@ class AssessJob:
             reporter.begin_file(path)
             try:
                 if path.lower().endswith(".jsonl"):
-                    from toolcontract.sources.files import open_regular
+                    from toolcontract.io.files import open_regular
 
                     with open_regular(path) as stream:
                         if not jsonl_holds_cases(stream, DEFAULT_LIMITS):
-                            from toolcontract.sources import traces, transcripts
+                            from toolcontract.io import traces, transcripts
 
                             if traces.jsonl_holds_traces(stream, DEFAULT_LIMITS):  # OTLP/JSON lines (a Collector file)
                                 failed |= self.run_transcripts(reporter, traces.read_jsonl(stream, path, DEFAULT_LIMITS))
@@ -121,8 +121,8 @@ class AssessJob:
                                 failed = True
                             reporter.case(envelope)
                 else:
-                    from toolcontract.sources import traces, transcripts
-                    from toolcontract.sources.files import open_regular
+                    from toolcontract.io import traces, transcripts
+                    from toolcontract.io.files import open_regular
 
                     with open_regular(path) as stream:  # an OTLP/JSON trace: JSON lines are streamed, whatever the name
                         if traces.looks_like_traces(stream.read(256)):
@@ -176,7 +176,7 @@ def assess_paths(paths: Iterable[str], *, tools: Optional[Iterable[str]] = None,
     """Assess the recordings `paths` as `toolcontract assess` does (`tools`: descriptor files or folders
     for every registry; `context`: a context file for transcripts; `fail_on`: outcomes or severities
     that fail the run), and collect the result. Raises InputError for input it cannot take."""
-    from toolcontract.sources.fixtures import FixtureError
+    from toolcontract.io.fixtures import FixtureError
 
     job = AssessJob(paths, tools, fail_on, context, max_rounds)
     collector = _Collector()

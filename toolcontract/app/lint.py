@@ -37,17 +37,14 @@ def lint_paths(
     the options given, which win over it. `jobs` 0 picks a process pool when it pays, 1 lints in this
     process; `cache` reads and writes the lint cache (`.toolcontract_cache`). The result's `fail_on` is
     the severity that fails the run (the option, else the configuration's, else error)."""
-    # the readers and the configuration resolver still live in the CLI package; they move to io/ with
-    # the layout of DESIGN §5
-    from toolcontract.app.errors import InputError as UsageFailure
-    from toolcontract.cli import (
-        _named_for, fetch_live, lint_cache, merge_results, nothing_found, read_inputs, resolve_config, split_codes,
-    )
+    from toolcontract.app.codes import split_codes
+    from toolcontract.io.errors import InputError as UsageFailure
+    from toolcontract.io.inputs import fetch_live, named_for, read_inputs, resolve_config
     from toolcontract.lint.engine import Selection, SelectionError, all_rules, lint_files
-    from toolcontract.model import Severity
-    from toolcontract.sources.document import DEFAULT_LIMITS
+    from toolcontract.core.model import Severity
+    from toolcontract.io.document import DEFAULT_LIMITS
 
-    from toolcontract.sources.reader import FORMATS
+    from toolcontract.io.reader import FORMATS
 
     if input_format is not None and input_format not in FORMATS:
         raise UsageFailure(f"toolcontract: unknown --input-format {input_format!r} (expected any of {', '.join(FORMATS)})")
@@ -75,13 +72,13 @@ def lint_paths(
             raise UsageFailure("toolcontract: lint needs descriptor paths (or a configuration file with `include`), "
                                "or --mcp-stdio COMMAND to lint a live MCP server")
         paths = [os.path.relpath(cfg.root)]  # the configuration's folder, through include/exclude
-    from toolcontract.sources.overlay import pair_overlays
+    from toolcontract.io.overlay import pair_overlays
 
     keep = cfg.included if (cfg.include or cfg.exclude) else None
     named = {os.path.join(cfg.root, provider): os.path.join(cfg.root, overlay) for provider, overlay in cfg.overlays.items()}
     walked: set[str] = set()
     inputs = list(read_inputs(paths, DEFAULT_LIMITS.max_bytes, keep, walked)) if paths else []
-    files, overlays = pair_overlays(inputs, DEFAULT_LIMITS, named=_named_for(named, inputs) or None)
+    files, overlays = pair_overlays(inputs, DEFAULT_LIMITS, named=named_for(named, inputs) or None)
     if cfg.per_file_ignores:
         ignored = {path: cfg.ignored_codes(path) for path, _ in files}
         selection = selection._replace(per_file_ignores={p: c for p, c in ignored.items() if c})
@@ -101,7 +98,7 @@ def lint_paths(
                                  DEFAULT_LIMITS, input_format="mcp")
         result = merge_results(result, live_result) if files else live_result
     if locked or lock_file is not None:  # TC71x: tools changed, added or removed since the lockfile
-        from toolcontract.cli.gate import check_lock
+        from toolcontract.app.lock import check_lock
 
         result = check_lock(result, lock_file or "toolcontract.lock", selection, paths)
     if not result.tools and not result.findings:
@@ -117,3 +114,30 @@ def _listed(values) -> list[str]:
     if values is None:
         return []
     return [values] if isinstance(values, str) else list(values)
+
+
+def lint_cache(cfg):
+    """The lint cache of a run with this configuration (see toolcontract.io.cache); stdin is never cached."""
+    from toolcontract.io.cache import LintCache, cache_directory
+
+    return LintCache(cache_directory(cfg), skip=frozenset(("<stdin>",)))
+
+
+def merge_results(first, second):
+    """One LintResult of two: files linted in two passes (e.g. with different input formats)."""
+    return first._replace(findings=sorted(first.findings + second.findings), files=first.files + second.files,
+                   tools=first.tools + second.tools, documents={**first.documents, **second.documents},
+                   tool_views=first.tool_views + second.tool_views, skipped=first.skipped + second.skipped)
+
+
+def nothing_found(paths: list[str], servers: list[str], skipped: int = 0) -> str:
+    """The one line of a lint run that read no tool and found nothing: what it was given (the first
+    few of many), and how many walked files were skipped as no tool list."""
+    from toolcontract.report.common import printable, skipped_note
+
+    given = ["stdin" if path == "-" else path for path in paths] + [f"the server {label}" for label in servers]
+    shown = ", ".join(printable(name) for name in given[:3])
+    if len(given) > 3:
+        shown += f" and {len(given) - 3} more"
+    note = f"; {skipped_note(skipped)}" if skipped else ""
+    return f"toolcontract: no tool descriptors found in {shown or 'the input'}{note}"

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolcontract.assess.gates import GATES, Admission, as_id
-from toolcontract.model import EffectState, Gate, NextStep, Observation, Outcome, Record
+from toolcontract.core.model import EffectState, Gate, NextStep, Observation, Outcome, Record
 
 TASK_ACCEPTANCE = "task acceptance"
 
@@ -272,7 +272,7 @@ def structured_return(record: Record) -> tuple[bool, Any]:
     if isinstance(value, str):
         if len(value) > MAX_STRUCTURED_TEXT:
             return False, None
-        from toolcontract.jsoncodec import loads_container
+        from toolcontract.core.jsoncodec import loads_container
 
         value = loads_container(value)  # None: prose, or not JSON
     if isinstance(value, (dict, list)):
@@ -295,7 +295,7 @@ def output_mismatch(tool, record: Record) -> list[str] | None:
     found, value = structured_return(record)
     if not found:
         return None
-    from toolcontract.schema_tools import explain_errors
+    from toolcontract.core.schema.validation import explain_errors
 
     explained = explain_errors(tool.output_validator, value)
     errors = [f"{'/' + '/'.join(map(str, path)) if path else '/'}: {message}" for path, message in explained]

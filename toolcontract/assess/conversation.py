@@ -1,6 +1,6 @@
 """Conversation rules (TC8xx): the invariants a recorded tool-calling conversation must keep.
 
-The readers in `toolcontract.sources.transcripts` turn Anthropic Messages, OpenAI Chat
+The readers in `toolcontract.io.transcripts` turn Anthropic Messages, OpenAI Chat
 and OpenAI Responses transcripts into the provider-neutral `Conversation` below; the
 rules here only look at that. Pure: no files, no clock, no terminal. Positions come
 from the conversation's own `locate` (the reader's already loaded document).
@@ -48,11 +48,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
-from toolcontract.lint.rule import Bad, Good, REGISTRY, rule
-from toolcontract.model import Outcome, Severity
+from toolcontract.core.rule import Bad, Good, REGISTRY, rule
+from toolcontract.core.model import Outcome, Severity
 
 ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES = "anthropic", "openai-chat", "openai-responses"
-OTEL_GENAI = "otel-genai"  # an OpenTelemetry trace read by toolcontract.sources.traces
+OTEL_GENAI = "otel-genai"  # an OpenTelemetry trace read by toolcontract.io.traces
 FORMATS = (ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, OTEL_GENAI)
 LABELS = {ANTHROPIC: "Anthropic Messages", OPENAI_CHAT: "OpenAI Chat", OPENAI_RESPONSES: "OpenAI Responses",
           OTEL_GENAI: "OpenTelemetry GenAI trace"}
@@ -896,7 +896,7 @@ def _target_id(arguments: Any, tool: Any) -> str | None:
     if tool is None or "id" not in tool.target:
         return None
     from toolcontract.assess.gates import as_id
-    from toolcontract.sources.document import resolve_pointer
+    from toolcontract.core.pointer import resolve_pointer
 
     found, value = resolve_pointer(arguments, tool.target["id"])
     return as_id(value) if found and value is not None and not isinstance(value, (dict, list)) else None

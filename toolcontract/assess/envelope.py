@@ -16,7 +16,7 @@ from typing import Any
 from toolcontract.assess.classify import Classification, classify
 from toolcontract.assess.gates import _PASSED, GATES, Admission, admit, admit_from_evidence, as_id
 from toolcontract.assess.registry import Registry
-from toolcontract.model import Case, EffectState, Gate, NextStep, Outcome
+from toolcontract.core.model import Case, EffectState, Gate, NextStep, Outcome
 
 MODEL_VIEW_LIMIT = 4000  # characters of a return shown to the model
 

@@ -14,8 +14,9 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 
 from toolcontract.assess.registry import Registry, Tool
-from toolcontract.model import Candidate, Context, Gate, Outcome
-from toolcontract.sources.document import _json_depth, join_pointer, resolve_pointer
+from toolcontract.core.model import Candidate, Context, Gate, Outcome
+from toolcontract.core.jsoncodec import nests_deeper
+from toolcontract.core.pointer import join_pointer, resolve_pointer
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ def parse_arguments(raw: Any) -> tuple[dict | None, str | None]:
         nested = raw.count("{") + raw.count("[") > MAX_ARGUMENT_DEPTH
     else:
         return None, f"arguments must be a JSON object, got {_json_kind(raw)}"
-    if nested and _json_depth(value, MAX_ARGUMENT_DEPTH):
+    if nested and nests_deeper(value, MAX_ARGUMENT_DEPTH):
         return None, f"arguments nest deeper than {MAX_ARGUMENT_DEPTH} levels"
     return value, None
 
@@ -187,7 +188,7 @@ def shape_gate(call: Call) -> Verdict:
         return _pass(Gate.SHAPE, "argument shape (the tool has no input_schema)")
     if validator.is_valid(call.arguments):  # no error objects to build for a valid call
         return _PASS_SHAPE
-    from toolcontract.schema_tools import explain_errors
+    from toolcontract.core.schema.validation import explain_errors
 
     explained = explain_errors(validator, call.arguments)  # bounded: at most 20, never quadratic
     issues = tuple({"pointer": join_pointer("", *path), "message": message} for path, message in explained)

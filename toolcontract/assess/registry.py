@@ -10,7 +10,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from toolcontract.model import Effect
+from toolcontract.core.model import Effect
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class Tool:
     @functools.cached_property
     def target_tokens(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """(key, pointer split into tokens) for each of `target`'s pointers, split once."""
-        from toolcontract.sources.document import split_pointer
+        from toolcontract.core.pointer import split_pointer
 
         return tuple((key, split_pointer(pointer)) for key, pointer in self.target.items())
 
@@ -67,7 +67,7 @@ class Tool:
 
 
 def _compile(schema: Any) -> tuple[Any, str | None]:
-    from toolcontract.schema_tools import compile_validator, is_valid_schema
+    from toolcontract.core.schema.validation import compile_validator, is_valid_schema
 
     if not is_valid_schema(schema):
         return None, "the schema is not valid JSON Schema 2020-12"

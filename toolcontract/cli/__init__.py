@@ -18,17 +18,12 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from typing import Iterator, List, Optional
-
-from toolcontract.pathnames import normal_path
+from typing import List, Optional
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
-DESCRIPTOR_SUFFIXES = (".yaml", ".yml", ".json")
-FIXTURE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
-SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages"})
 
 
-from toolcontract.app.errors import InputError as UsageFailure  # noqa: E402 - the jobs' own error: exit 2
+from toolcontract.io.errors import InputError as UsageFailure  # noqa: E402 - the jobs' own error: exit 2
 
 
 def one_line(text: str) -> str:
@@ -74,7 +69,7 @@ def debugging() -> bool:
 
 def _report_bug(exc: BaseException) -> int:
     """One line naming the file being processed and asking for a report; the traceback with --debug."""
-    from toolcontract.model import InternalError
+    from toolcontract.core.model import InternalError
 
     path = exc.path if isinstance(exc, InternalError) else None
     error = exc.error if isinstance(exc, InternalError) else exc
@@ -87,118 +82,6 @@ def _report_bug(exc: BaseException) -> int:
                        "This is a bug in toolcontract: please report it with the input if you can share it"
                        + ("" if debugging() else " (run again with --debug for the traceback)")))
     return EXIT_BUG
-
-
-def split_codes(values: Optional[List[str]]) -> tuple[str, ...]:
-    codes: list[str] = []
-    for value in values or ():
-        codes.extend(part.strip().upper() for part in value.split(",") if part.strip())
-    return tuple(codes)
-
-
-def discover(paths: list[str], suffixes: tuple[str, ...] = DESCRIPTOR_SUFFIXES, keep=None) -> Iterator[str]:
-    """Named files as given; folders walked for files with these suffixes that `keep(path)`
-    accepts (the config's include/exclude). A walk leaves out hidden files and folders (`.git`
-    among them), SKIPPED_DIRS, and what the repository's `.gitignore` files and
-    `.git/info/exclude` ignore (see toolcontract.sources.ignore); a file named outright is
-    taken whatever they say, as ruff does."""
-    for name, _ in discovered(paths, suffixes, keep):
-        yield name
-
-
-def discovered(paths: list[str], suffixes: tuple[str, ...] = DESCRIPTOR_SUFFIXES, keep=None
-               ) -> Iterator[tuple[str, bool]]:
-    """(name, walked) for each file `discover` yields: walked is True for a file found in a folder."""
-    for raw in paths:
-        if raw == "-":
-            yield raw, False
-            continue
-        if not os.path.exists(raw):
-            raise UsageFailure(f"{raw}:1:1: no such file or directory")
-        if os.path.isdir(raw):
-            for name in walk_folder(normal_path(raw), suffixes, keep):
-                yield name, True
-        else:
-            yield raw, False
-
-
-def walk_folder(top: str, suffixes: tuple[str, ...] = DESCRIPTOR_SUFFIXES, keep=None) -> list[str]:
-    """The files `discover` finds in the folder `top`, sorted."""
-    from toolcontract.sources.ignore import GITIGNORE, Walk
-
-    walk = Walk(top)
-    found = []
-    for root, dirs, files in os.walk(top):
-        ignored = walk.rules_in(root, GITIGNORE in files)
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS and not ignored(d, True))
-        found.extend(
-            os.path.join(root, name) for name in files
-            if name.lower().endswith(suffixes) and not name.startswith(".") and not ignored(name, False)
-            and (keep is None or keep(os.path.join(root, name)))
-        )
-    return sorted(found)
-
-
-def read_inputs(paths: list[str], max_bytes: int, keep=None, walked: Optional[set] = None):
-    """(path, bytes or LoadError) per file; a file over the size limit is not read at all.
-    `walked`, when given, gets the paths found by walking a folder (not named outright)."""
-    from toolcontract.sources.document import LoadError
-
-    seen: set[str] = set()
-    for name, found_in_folder in discovered(paths, keep=keep):
-        if name in seen:
-            if walked is not None and not found_in_folder:
-                walked.discard(name)  # named outright as well
-            continue
-        seen.add(name)
-        if walked is not None and found_in_folder:
-            walked.add(name)
-        if name == "-":
-            data = sys.stdin.buffer.read(max_bytes + 1)
-            yield "<stdin>", data if len(data) <= max_bytes else LoadError(f"input is over the {max_bytes:,}-byte limit")
-            continue
-        try:
-            content = read_file(name, max_bytes)
-        except OSError as exc:
-            if not found_in_folder:  # named outright: the job cannot be done as asked
-                raise UsageFailure(f"{name}:1:1: cannot read: {exc.strerror or exc}") from None
-            # met in a folder (a dangling symlink, a loop, no permission): a finding for that file (TC000)
-            content = LoadError(f"cannot read: {exc.strerror or exc}")
-        if content is None:
-            if not found_in_folder:
-                raise UsageFailure(f"{name}:1:1: not a regular file")
-            content = LoadError("not a regular file (a FIFO, a device or a socket): not read")
-        yield name, content
-
-
-def read_file(name: str, max_bytes: int):
-    """The bytes of the regular file `name`, a LoadError when it is over `max_bytes`, or None when
-    it is not a regular file. Raises OSError.
-
-    One descriptor costs an open, an fstat and two reads on the raw file: no buffered file object,
-    and no buffer of `max_bytes` (5 MiB by default) allocated for every small file, which was most
-    of the time a 1,000-file run spent reading. The size comes from the open file, not the path,
-    and a file that grows while it is read is still cut at `max_bytes + 1` bytes."""
-    from toolcontract.sources.document import LoadError
-
-    # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then turns it away
-    fd = os.open(name, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0))
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return None
-        if info.st_size > max_bytes:
-            return LoadError(f"file is {info.st_size:,} bytes, over the {max_bytes:,}-byte limit")
-        parts, got = [], 0
-        while got <= max_bytes:  # one read for the stated size (+1 to see the end), one more for growth
-            part = os.read(fd, info.st_size + 1 if not parts else max_bytes + 1 - got)
-            if not part:
-                break
-            parts.append(part)
-            got += len(part)
-        return parts[0] if len(parts) == 1 else b"".join(parts)
-    finally:
-        os.close(fd)
 
 
 def write_whole(path: str, text: str) -> None:
@@ -322,10 +205,10 @@ def run_lint(
     Command-line options win over the configuration file; `fail_on=None` means the
     configuration's `fail-on`, else "error". `jobs` 0 picks the number of processes
     (see toolcontract.lint.parallel); 1 lints in this process. The files' results are kept in
-    the lint cache (toolcontract.cli.cache) unless `no_cache`, or the run checks a lockfile.
+    the lint cache (toolcontract.io.cache) unless `no_cache`, or the run checks a lockfile.
     """
     from toolcontract.app.lint import lint_paths
-    from toolcontract.model import Severity
+    from toolcontract.core.model import Severity
     from toolcontract.report import lint_reporter
 
     result = lint_paths(paths, select=select, ignore=ignore, fail_on=fail_on, targets=target,
@@ -345,69 +228,6 @@ def run_lint(
     threshold = Severity.parse(fail_on)
     failed = any(f.severity >= threshold for f in result.findings)
     return EXIT_FINDINGS if failed and not exit_zero else EXIT_OK
-
-
-def lint_cache(cfg):
-    """The lint cache of a run with this configuration (see toolcontract.cli.cache); stdin is never cached."""
-    from toolcontract.cli.cache import LintCache, cache_directory
-
-    return LintCache(cache_directory(cfg), skip=frozenset(("<stdin>",)))
-
-
-def nothing_found(paths: List[str], servers: List[str], skipped: int = 0) -> str:
-    """The one line of a lint run that read no tool and found nothing: what it was given (the first
-    few of many), and how many walked files were skipped as no tool list."""
-    from toolcontract.report.common import printable, skipped_note
-
-    given = ["stdin" if path == "-" else path for path in paths] + [f"the server {label}" for label in servers]
-    shown = ", ".join(printable(name) for name in given[:3])
-    if len(given) > 3:
-        shown += f" and {len(given) - 3} more"
-    note = f"; {skipped_note(skipped)}" if skipped else ""
-    return f"toolcontract: no tool descriptors found in {shown or 'the input'}{note}"
-
-
-def resolve_config(path: Optional[str] = None, no_config: bool = False):
-    """The configuration in force: `--config PATH`, none with `--no-config`, else the
-    nearest one found walking up from the working directory. Bad config: exit 2."""
-    from toolcontract.config import Config, ConfigError, find_config, load_config
-
-    if no_config:
-        return Config()
-    try:
-        if path is not None:
-            if not os.path.isfile(path):
-                raise UsageFailure(f"{path}:1:1: no such configuration file")
-            return load_config(path)
-        found = find_config(os.getcwd())
-        return load_config(found) if found is not None else Config()
-    except ConfigError as exc:
-        raise UsageFailure(str(exc)) from None
-
-
-def _named_for(named: dict, inputs) -> dict:
-    """Config overlays keyed by the provider paths as this run names them."""
-    if not named:
-        return {}
-    by_real = {os.path.realpath(provider): overlay for provider, overlay in named.items()}
-    return {path: by_real[os.path.realpath(path)] for path, _ in inputs if os.path.realpath(path) in by_real}
-
-
-def fetch_live(command: str, timeout: float = 20.0):
-    """A live MCP server's tools (`toolcontract.sources.mcp_live.LiveTools`); exit 2 when they cannot be had."""
-    from toolcontract.sources.mcp_live import McpFetchError, fetch_tools
-
-    try:
-        return fetch_tools(command, timeout)
-    except McpFetchError as exc:
-        raise UsageFailure(exc.line) from None
-
-
-def merge_results(first, second):
-    """One LintResult of two: files linted in two passes (e.g. with different input formats)."""
-    return first._replace(findings=sorted(first.findings + second.findings), files=first.files + second.files,
-                   tools=first.tools + second.tools, documents={**first.documents, **second.documents},
-                   tool_views=first.tool_views + second.tool_views, skipped=first.skipped + second.skipped)
 
 
 def _plain_lint_arguments(argv: list[str]) -> Optional[dict]:

@@ -4,11 +4,10 @@ start-up cost. The Typer command in `toolcontract.cli.commands` parses and calls
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import List, Optional
 
-from toolcontract.cli import EXIT_FINDINGS, EXIT_OK, UsageFailure, default_format, read_inputs
+from toolcontract.cli import EXIT_FINDINGS, EXIT_OK, UsageFailure, default_format
 
 
 def run_assess(
@@ -25,7 +24,7 @@ def run_assess(
     findings). Raises `UsageFailure` (exit 2) for bad usage and unreadable input."""
     from toolcontract.app.assess import AssessJob
     from toolcontract.report import assess_reporter
-    from toolcontract.sources.fixtures import FixtureError
+    from toolcontract.io.fixtures import FixtureError
 
     job = AssessJob(paths, tools, fail_on, context_file, max_rounds)  # bad flags and inputs: exit 2, no output
     out = _HeldBackWriter(sys.stdout)
@@ -52,7 +51,7 @@ def run_assess(
     except UsageFailure as exc:
         error = str(exc)
     except Exception as exc:  # noqa: BLE001 - a bug: say which file it met, never look like findings
-        from toolcontract.model import InternalError
+        from toolcontract.core.model import InternalError
 
         reporter.finish("internal error")
         out.flush()
@@ -64,42 +63,6 @@ def run_assess(
     if error is not None:
         raise UsageFailure(error)
     return EXIT_FINDINGS if failed else EXIT_OK
-
-
-def load_descriptor_dicts(paths: list[str], cache: dict[str, list[dict]]) -> list[dict]:
-    """Native-named descriptor dicts from descriptor files or folders, provider files merged
-    with their contract overlays (exit 2 on a file that does not load)."""
-    from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_bytes
-    from toolcontract.sources.overlay import pair_overlays
-    from toolcontract.sources.reader import read_tools
-
-    def load(name: str, content) -> object:
-        try:
-            if isinstance(content, LoadError):
-                raise content
-            return load_bytes(content, name, DEFAULT_LIMITS)
-        except LoadError as error:
-            raise UsageFailure(f"{name}:{error.line}:{error.column}: {error.message}") from None
-
-    files, overlays = pair_overlays(list(read_inputs(paths, DEFAULT_LIMITS.max_bytes)), DEFAULT_LIMITS)
-    found: list[dict] = []
-    for name, content in files:
-        if name not in cache:
-            overlay = load(*overlays[name]) if name in overlays else None
-            cache[name] = [view.data for view in read_tools(load(name, content), None, overlay).tools]
-        found.extend(cache[name])
-    return found
-
-
-def read_fixture(path: str, max_bytes: int) -> bytes:
-    from toolcontract.sources.files import open_regular
-    from toolcontract.sources.fixtures import FixtureError
-
-    with open_regular(path) as handle:
-        size = os.fstat(handle.fileno()).st_size
-        if size > max_bytes:
-            raise FixtureError(path, 1, 1, f"file is {size:,} bytes, over the {max_bytes:,}-byte limit")
-        return handle.read(max_bytes + 1)
 
 
 class _HeldBackWriter:

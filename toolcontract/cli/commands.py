@@ -28,9 +28,9 @@ from toolcontract.cli import (
     default_format,
     exit_code,
     one_line,
-    read_inputs,
     run_lint,
 )
+from toolcontract.io.inputs import read_inputs
 
 
 class OneLineErrors(TyperGroup):
@@ -252,10 +252,10 @@ def convert_command(
 
 def _convert_input(path: Optional[str], mcp_stdio: Optional[str], timeout: Optional[float]):
     """(label, Document, overlay Document or None) of the one input; exit 2 when either cannot be read."""
-    from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_bytes, load_text
+    from toolcontract.io.document import DEFAULT_LIMITS, LoadError, load_bytes, load_text
 
     if mcp_stdio is not None:
-        from toolcontract.sources import mcp_live
+        from toolcontract.io import mcp_live
 
         try:
             live = mcp_live.fetch_tools(mcp_stdio, mcp_live.DEFAULT_TIMEOUT if timeout is None else timeout)
@@ -269,7 +269,7 @@ def _convert_input(path: Optional[str], mcp_stdio: Optional[str], timeout: Optio
     assert path is not None
     if path != "-" and os.path.isdir(path):
         raise UsageFailure(f"{path}:1:1: is a folder; convert takes one file")
-    from toolcontract.sources.overlay import pair_overlays
+    from toolcontract.io.overlay import pair_overlays
 
     # X.contract.yaml beside X.json is merged into it; an overlay given as IN converts its provider file
     files, overlays = pair_overlays(list(read_inputs([path], DEFAULT_LIMITS.max_bytes)), DEFAULT_LIMITS)
@@ -291,8 +291,8 @@ def _convert_read(label: str, document, overlay, input_format: Optional[str]):
     """The tools read (ToolViews), and `path:line:col: warning: ...` notes for what reading
     left out or found amiss. Exit 2 when no reader can place the document."""
     from toolcontract.convert import LABELS
-    from toolcontract.sources.document import join_pointer
-    from toolcontract.sources.reader import FORMATS, read_tools
+    from toolcontract.core.pointer import join_pointer
+    from toolcontract.io.reader import FORMATS, read_tools
 
     if input_format is not None and input_format not in FORMATS:
         raise UsageFailure(f"toolcontract: unknown --input-format {input_format!r} (expected any of {', '.join(FORMATS)})")

@@ -1,6 +1,6 @@
 """`diff` and `lock`: gates on descriptor changes, and the lockfile check of `lint --locked`.
 
-The shell around `toolcontract.diff` and `toolcontract.lock`: files, git, the lockfile
+The shell around `toolcontract.lint.diff` and `toolcontract.lock`: files, git, the lockfile
 on disk, exit codes. Registered on the Typer app by importing this module (the last
 line of `toolcontract.cli.commands` does).
 
@@ -19,18 +19,10 @@ from typing import List, Optional
 
 import typer
 
-from toolcontract.cli import (
-    DESCRIPTOR_SUFFIXES,
-    EXIT_FINDINGS,
-    EXIT_OK,
-    SKIPPED_DIRS,
-    UsageFailure,
-    default_format,
-    discover,
-    read_inputs,
-    resolve_config,
-    split_codes,
-)
+from toolcontract.app.codes import split_codes
+from toolcontract.app.lock import lock_source as _lock_source
+from toolcontract.cli import EXIT_FINDINGS, EXIT_OK, UsageFailure, default_format
+from toolcontract.io.inputs import DESCRIPTOR_SUFFIXES, SKIPPED_DIRS, discover, read_inputs, resolve_config
 from toolcontract.cli import options
 from toolcontract.cli.commands import FailOn, LintFormat, app, click_errors, mcp_timeout_seconds, typer_option
 
@@ -75,7 +67,7 @@ def _left_out(path: str, folders: list[str], walks: dict) -> bool:
     """Whether discovery, walking the first of `folders` that holds `path`, leaves it out as the
     working tree's .gitignore files say (so that both sides of a diff leave out the same files);
     `walks` keeps the rules read, by folder, for one run."""
-    from toolcontract.sources.ignore import Walk
+    from toolcontract.io.ignore import Walk
 
     for folder in folders:
         if folder == "." or path.startswith(folder.rstrip("/") + "/"):
@@ -116,11 +108,11 @@ def _load(files, selection, input_format: Optional[str], strict: bool) -> _Loade
     load is a TC000 finding when it was named (`strict`), and left out in discovery, as is a
     file that is no descriptor file."""
     from toolcontract.lint.engine import all_rules
-    from toolcontract.lint.rule import Hit
-    from toolcontract.model import Finding
-    from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_bytes
-    from toolcontract.sources.overlay import pair_overlays
-    from toolcontract.sources.reader import read_tools
+    from toolcontract.core.rule import Hit
+    from toolcontract.core.model import Finding
+    from toolcontract.io.document import DEFAULT_LIMITS, LoadError, load_bytes
+    from toolcontract.io.overlay import pair_overlays
+    from toolcontract.io.reader import read_tools
 
     parse_rule = all_rules()["TC000"]
     loaded = _Loaded()
@@ -155,7 +147,7 @@ def _load(files, selection, input_format: Optional[str], strict: bool) -> _Loade
 
 
 def _check_input_format(input_format: Optional[str]) -> None:
-    from toolcontract.sources.reader import FORMATS
+    from toolcontract.io.reader import FORMATS
 
     if input_format is not None and input_format not in FORMATS:
         raise UsageFailure(f"toolcontract: unknown --input-format {input_format!r} (expected any of {', '.join(FORMATS)})")
@@ -251,7 +243,7 @@ def _read_blobs(files: list[_TreeFile], max_bytes: int) -> dict[str, bytes]:
 
 def _git_sides(rev: str, paths: list[str], config) -> tuple[list, list, bool]:
     """(old files, new files, strict) for `diff --git-base REV [PATHS]`."""
-    from toolcontract.sources.document import DEFAULT_LIMITS, LoadError
+    from toolcontract.io.document import DEFAULT_LIMITS, LoadError
 
     if not rev or rev.startswith("-"):
         raise UsageFailure(f"toolcontract: --git-base: {rev!r} is not a revision")
@@ -269,7 +261,7 @@ def _git_sides(rev: str, paths: list[str], config) -> tuple[list, list, bool]:
     max_bytes = DEFAULT_LIMITS.max_bytes
     walks: dict = {}  # the working tree's ignore rules, for the old side to leave out what the new side does
     if strict:
-        from toolcontract.sources.overlay import default_overlays
+        from toolcontract.io.overlay import default_overlays
 
         named = [os.path.normpath(p) for p in paths]
         # with a named provider file, its contract overlay (as lint pairs them)
@@ -321,9 +313,9 @@ def diff_command(
     bump is an error (TC701), a removed tool too (TC704), a change to the schema or effect without
     a minor bump a warning (TC702); the others are listed as info (TC703).
     """
-    from toolcontract.diff import diff_findings, diff_tools
+    from toolcontract.lint.diff import diff_findings, diff_tools
     from toolcontract.lint.engine import LintResult
-    from toolcontract.model import Severity
+    from toolcontract.core.model import Severity
     from toolcontract.report import lint_reporter
 
     _check_input_format(input_format)
@@ -332,7 +324,7 @@ def diff_command(
     if git_base is None:
         if len(paths) != 2:
             raise click_errors.UsageError("diff takes OLD and NEW (two files or folders), or --git-base REV [PATHS]")
-        from toolcontract.sources.document import DEFAULT_LIMITS
+        from toolcontract.io.document import DEFAULT_LIMITS
 
         old_files = list(read_inputs([paths[0]], DEFAULT_LIMITS.max_bytes))
         new_files = list(read_inputs([paths[1]], DEFAULT_LIMITS.max_bytes))
@@ -354,22 +346,10 @@ def diff_command(
 # --------------------------------------------------------------------- lock
 
 
-def _lock_source(path: str, lock_dir: str) -> str:
-    """A tool's source as the lockfile records it: relative to the lockfile's folder, with `/`;
-    a stand-in path (`mcp-stdio:…`, `<stdin>`) as it is."""
-    if path.startswith("mcp-stdio:") or path.startswith("<"):
-        return path
-    try:
-        rel = os.path.relpath(os.path.abspath(path), lock_dir)
-    except ValueError:  # another drive (Windows)
-        rel = os.path.abspath(path)
-    return rel.replace(os.sep, "/")
-
-
 def _live_documents(commands: list[str], timeout: float):
     """(label, Document) of each --mcp-stdio server's tool list; exit 2 when one cannot be had."""
-    from toolcontract.cli import fetch_live
-    from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_text
+    from toolcontract.io.inputs import fetch_live
+    from toolcontract.io.document import DEFAULT_LIMITS, LoadError, load_text
 
     found = []
     for command in dict.fromkeys(commands):
@@ -393,10 +373,10 @@ def lock_command(
 ) -> None:
     """Write toolcontract.lock: a canonical hash per tool, for `lint --locked` to catch silent changes."""
     from toolcontract.lint.engine import Selection
-    from toolcontract.lock import entries_for, lock_text
+    from toolcontract.lint.lock import entries_for, lock_text
     from toolcontract.report.common import line_start, printable
-    from toolcontract.sources.document import DEFAULT_LIMITS
-    from toolcontract.sources.reader import read_tools
+    from toolcontract.io.document import DEFAULT_LIMITS
+    from toolcontract.io.reader import read_tools
 
     _check_input_format(input_format)
     strict = bool(paths)
@@ -421,7 +401,7 @@ def lock_command(
         sys.stderr.write(f"{line_start(printable(source))}: warning: tool {printable(tool.name or '')!r} is also in "
                          f"{printable(kept.source)}; the lockfile keeps that one\n")
     text = lock_text(entries)
-    from toolcontract.sources.files import NotRegular, open_regular
+    from toolcontract.io.files import NotRegular, open_regular
 
     try:
         with open_regular(lock_file) as handle:
@@ -439,39 +419,3 @@ def lock_command(
     sys.stdout.flush()
 
 
-def check_lock(result, lock_file: str, selection, paths: Optional[List[str]]):
-    """`lint --locked`: the lint result with the lock rules' findings (TC711–TC714) added.
-    Exit 2 when the lockfile is missing or unreadable."""
-    from toolcontract.lock import LockFormatError, compare_lock, lock_findings, parse_lock
-    from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_bytes
-
-    from toolcontract.sources.files import open_regular
-
-    try:
-        with open_regular(lock_file) as handle:
-            raw = handle.read(DEFAULT_LIMITS.max_bytes + 1)
-    except FileNotFoundError:
-        raise UsageFailure(f"{lock_file}:1:1: no lockfile: write one with `toolcontract lock`") from None
-    except OSError as exc:
-        raise UsageFailure(f"{lock_file}:1:1: cannot read: {exc.strerror or exc}") from None
-    try:
-        document = load_bytes(raw, lock_file, DEFAULT_LIMITS)
-    except LoadError as error:
-        raise UsageFailure(f"{lock_file}:{error.line}:{error.column}: {error.message}") from None
-    try:
-        locked = parse_lock(document.data)
-    except LockFormatError as exc:
-        line, column = document.locate(exc.pointer, "key")
-        raise UsageFailure(f"{lock_file}:{line}:{column}: {exc.message}") from None
-    lock_dir = os.path.dirname(os.path.abspath(lock_file))
-    seen = {_lock_source(path, lock_dir) for path in result.documents}
-    seen |= {_lock_source(f.path, lock_dir) for f in result.findings if f.rule == "TC000"}
-    looked = [_lock_source(p, lock_dir) for p in (paths or ()) if p != "-"]
-
-    def covers(source: str) -> bool:  # this run read the tool's source, or looked where it was
-        return source in seen or any(p == "." or source == p or source.startswith(p.rstrip("/") + "/") for p in looked)
-
-    tools = [(tool, _lock_source(tool.document.path, lock_dir)) for tool in result.tool_views]
-    findings = lock_findings(compare_lock(locked, tools, covers), document, selection)
-    return result._replace(findings=sorted(result.findings + findings),
-                   documents={**result.documents, lock_file: document})

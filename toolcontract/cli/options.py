@@ -16,10 +16,10 @@ import math
 import os
 from typing import Any, Callable, Optional
 
-from toolcontract.records import Record
+from toolcontract.core.records import Record
 from toolcontract.report import ASSESS_FORMATS, LINT_FORMATS
 
-FAIL_ON = ("error", "warning", "info")  # lint's severities (toolcontract.model.Severity)
+FAIL_ON = ("error", "warning", "info")  # lint's severities (toolcontract.core.model.Severity)
 
 
 def formats_help(formats) -> str:

@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 if TYPE_CHECKING:
-    from toolcontract.descriptor import ToolView
+    from toolcontract.core.descriptor import ToolView
     from toolcontract.lint.suppression import Suppression
-    from toolcontract.sources.document import Document, LoadError
+    from toolcontract.io.document import Document, LoadError
     from toolcontract.lint.rules.schema import Walk
-    from toolcontract.schema_tools import SchemaError
+    from toolcontract.core.schema.validation import SchemaError
     from toolcontract.security.scan import ScanRun, ToolScan
 
 
@@ -85,7 +85,7 @@ class ToolContext:
         """schema_tools.metaschema_errors(schema), once per schema object (TC401 and TC406 both ask)."""
         found = self._meta.get(id(schema))
         if found is None:
-            from toolcontract.schema_tools import metaschema_errors
+            from toolcontract.core.schema.validation import metaschema_errors
 
             found = self._meta[id(schema)] = (schema, metaschema_errors(schema))
         return found[1]
@@ -183,7 +183,7 @@ class SuppressionContext:
 
 class DiffContext:
     """What a diff rule sees (scope "diff"): one tool's change between two versions
-    (toolcontract.diff.ToolDiff); each hit names the side it is in ("old" or "new")."""
+    (toolcontract.lint.diff.ToolDiff); each hit names the side it is in ("old" or "new")."""
 
     __slots__ = ("diff",)
 
@@ -193,7 +193,7 @@ class DiffContext:
 
 class LockContext:
     """What a lock rule sees (scope "lock"): one tool's drift from the lockfile
-    (toolcontract.lock.Drift); each hit names where it is: "tool" (the tool as read now) or
+    (toolcontract.lint.lock.Drift); each hit names where it is: "tool" (the tool as read now) or
     "lock" (a path from the lockfile's root)."""
 
     __slots__ = ("drift",)

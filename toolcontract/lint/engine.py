@@ -7,15 +7,15 @@ or the terminal.
 
 from __future__ import annotations
 
-from typing import AbstractSet, Any, Callable, Iterable, Iterator, Mapping
+from typing import AbstractSet, Any, Iterable, Iterator, Mapping
 
-from toolcontract.descriptor import ToolView
+from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import (MAX_TOOLS_CHECKED, DocumentContext, ListContext, LoadContext, RunContext,
-                                       SetContext, SuppressionContext, ToolContext)
-from toolcontract.lint.rule import SURFACES, Hit, Rule
-from toolcontract.model import Finding, Severity
-from toolcontract.records import MutableRecord, Record
-from toolcontract.sources.document import DEFAULT_LIMITS, Document, Limits, LoadError, load_bytes
+                                       SetContext, ToolContext)
+from toolcontract.core.rule import SURFACES, Hit, Rule
+from toolcontract.core.model import Finding, Severity
+from toolcontract.core.records import MutableRecord, Record
+from toolcontract.io.document import DEFAULT_LIMITS, Document, Limits, LoadError, load_bytes
 
 
 def all_rules(files_only: bool = False) -> dict[str, Rule]:
@@ -114,7 +114,7 @@ class Selection(Record):
 
 def list_path_of(tools: list[ToolView]) -> tuple:
     """The path of the list that holds these tools: the common parent of their pointers."""
-    from toolcontract.sources.document import split_pointer
+    from toolcontract.core.pointer import split_pointer
 
     if not tools or (len(tools) == 1 and not tools[0].pointer):
         return ()
@@ -203,7 +203,7 @@ def lint_files(
 
     `cache`: an object whose `chunks(plan, files, jobs)` gives the chunks of the files, one per
     file in file order, from what it stored or by linting (the CLI's lint cache,
-    toolcontract.cli.cache); set rules and suppressions run on them here, every run.
+    toolcontract.io.cache); set rules and suppressions run on them here, every run.
     """
     plan = _Plan.of(selection, input_format, overlays, limits, walked)
     files = list(files)
@@ -217,7 +217,7 @@ def lint_files(
         else:
             chunks = [plan.lint_chunk(files)]
     except Exception as exc:  # noqa: BLE001 - a bug: say which file it met, never look like findings
-        from toolcontract.model import InternalError
+        from toolcontract.core.model import InternalError
 
         raise InternalError(plan.current, exc) from exc
     findings: list[Finding] = []
@@ -318,7 +318,7 @@ class _Plan(MutableRecord):
 
         TC000, and TC002 on a file that gave no tool, go to `Chunk.unread` whatever the selection;
         a walked file that is no tool list goes to `Chunk.skipped` (see lint_files)."""
-        from toolcontract.sources.reader import is_tool_list, known_non_descriptor, read_tools
+        from toolcontract.io.reader import is_tool_list, known_non_descriptor, read_tools
 
         selection, limits, overlays, walked = self.selection, self.limits, self.overlays, self.walked
         rules = self.rules
@@ -460,7 +460,7 @@ def _tool_at(tools: list[ToolView], document: Document, pointer: str, index: dic
             break
         probe = probe.rsplit("/", 1)[0]
     if document.path != (tools[0].document.path if tools else None):  # an overlay: its entries are keyed by name
-        from toolcontract.sources.document import split_pointer
+        from toolcontract.core.pointer import split_pointer
 
         tokens = split_pointer(pointer)
         if len(tokens) >= 2 and tokens[0] == "tools" and any(t.name == tokens[1] for t in tools):
@@ -474,7 +474,7 @@ def _once_per_copy(found: list[tuple[int, Finding]], document: Document) -> list
     tools carry the same subschema. Copies within one tool are kept: they are separate places."""
     import json
 
-    from toolcontract.sources.document import resolve_pointer, split_pointer
+    from toolcontract.core.pointer import resolve_pointer, split_pointer
 
     groups: dict[tuple, list[tuple[int, Finding]]] = {}
     order: list[tuple] = []
@@ -512,7 +512,7 @@ def _once_per_copy(found: list[tuple[int, Finding]], document: Document) -> list
 
 
 def _pointer(path: tuple) -> str:
-    from toolcontract.sources.document import join_pointer
+    from toolcontract.core.pointer import join_pointer
 
     return join_pointer("", *path)
 

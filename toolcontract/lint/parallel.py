@@ -7,7 +7,7 @@ signals — exist before the workers are forked and are shared) are cut into N r
 of about equal size in bytes. A `concurrent.futures.ProcessPoolExecutor` of N-1
 workers (forked: Linux and the BSDs) lints N-1 runs while this process lints the
 first. A worker sends back, for each of its files, that file's chunk packed as
-plain tuples (`_pack`), which is also what the lint cache stores (toolcontract.cli.cache):
+plain tuples (`_pack`), which is also what the lint cache stores (toolcontract.io.cache):
 
 - the findings (before suppressions and set rules, which the parent applies to all), and
   apart from them those about files not read (TC000, and TC002 where no tool came out),
@@ -39,8 +39,8 @@ import sys
 from collections import Counter
 from typing import TYPE_CHECKING, Mapping
 
-from toolcontract.descriptor import ToolView
-from toolcontract.sources.document import DEFAULT_LIMITS, Document, Limits, LoadError, decode, load_text
+from toolcontract.core.descriptor import ToolView
+from toolcontract.io.document import DEFAULT_LIMITS, Document, Limits, LoadError, decode, load_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from toolcontract.lint.engine import Chunk, _Plan
@@ -234,7 +234,7 @@ def _pack(chunk: "Chunk", fields: tuple[str, ...], raw: dict[str, bytes] | None 
 def _unpack(payload: tuple, raw: dict[str, bytes] | None = None, limits: Limits = DEFAULT_LIMITS) -> "Chunk":
     from toolcontract.lint.engine import Chunk
 
-    from toolcontract.model import Finding, Severity
+    from toolcontract.core.model import Finding, Severity
 
     rows, texts, tools, files, unread_rows, skipped = payload
     findings, unread = ([Finding(path, line, column, rule, name, Severity(severity), message, pointer, tool)

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import re
 
-from toolcontract.model import Finding
-from toolcontract.records import Record
+from toolcontract.core.model import Finding
+from toolcontract.core.records import Record
 
 # within a comment's text: the suppression, at its start or after other comment text
 _COMMENT_SOURCE = r"(?:^|\s)#\s*toolcontract:\s*(?P<kind>ignore-file|ignore)\b(?:\[(?P<codes>[^\]]*)\])?"
@@ -74,7 +74,7 @@ _GATE = re.compile(r"#\s*toolcontract:")
 
 def parse_suppressions(text: str, path: str = "<text>.yaml") -> list[Suppression]:
     """The suppression comments of a file: none in JSON (it has no comments)."""
-    from toolcontract.sources.document import looks_like_json
+    from toolcontract.io.document import looks_like_json
 
     if _GATE.search(text) is None or looks_like_json(path, text):
         return []
@@ -82,7 +82,7 @@ def parse_suppressions(text: str, path: str = "<text>.yaml") -> list[Suppression
 
 
 def _parse(text: str) -> list[Suppression]:
-    from toolcontract.sources.document import yaml_comments
+    from toolcontract.io.document import yaml_comments
 
     comment = re.compile(_COMMENT_SOURCE)
     found: list[Suppression] = []

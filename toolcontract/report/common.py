@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from toolcontract.core.text import UNSAFE_CHARACTERS, line_start, printable  # noqa: F401 - the reporters' escaper
-from toolcontract.model import Severity
+from toolcontract.core.model import Severity
 
 
 # Human formats (text, rich) show at most this many findings of one rule in one file, then

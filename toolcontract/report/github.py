@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from toolcontract.model import Severity
+from toolcontract.core.model import Severity
 from toolcontract.report.common import printable
 
 COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}

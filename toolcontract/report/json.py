@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from toolcontract import jsoncodec
+from toolcontract.core import jsoncodec
 from toolcontract.report.common import AssessReporter, lint_summary
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import TextIO
 
-from toolcontract.model import Severity
+from toolcontract.core.model import Severity
 from toolcontract.report.common import AssessReporter, printable
 
 

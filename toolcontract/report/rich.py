@@ -17,7 +17,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
-from toolcontract.model import Severity
+from toolcontract.core.model import Severity
 from toolcontract.report.common import (by_file, limit_repeats, lint_summary, more_line, printable, rule_tally, line_start,
                                         skipped_note)
 

@@ -6,7 +6,7 @@ import json
 import textwrap
 from typing import TextIO
 
-from toolcontract.lint.rule import Bad, Rule, example_settings
+from toolcontract.core.rule import Bad, Rule, example_settings
 
 
 def rule_as_dict(rule: Rule) -> dict:

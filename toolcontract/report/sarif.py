@@ -13,10 +13,11 @@ from pathlib import PurePath
 from typing import TextIO
 from urllib.parse import quote
 
-from toolcontract import __version__, jsoncodec
+from toolcontract import __version__
+from toolcontract.core import jsoncodec
 from toolcontract.lint.engine import all_rules
-from toolcontract.lint.rule import Bad, example_settings
-from toolcontract.model import Severity
+from toolcontract.core.rule import Bad, example_settings
+from toolcontract.core.model import Severity
 
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -15,7 +15,7 @@ import re
 from itertools import filterfalse
 from typing import TYPE_CHECKING, Any
 
-from toolcontract.descriptor import ToolView
+from toolcontract.core.descriptor import ToolView
 from toolcontract.security import gates, signals
 # a file's budget (see the package); the scan reads these names, so a test can lower them here
 from toolcontract.security import MAX_CHARACTERS, MAX_FINDINGS, ascii_control

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from toolcontract.core.schema import LIST, MAP, ONE
-from toolcontract.descriptor import ToolView
+from toolcontract.core.descriptor import ToolView
 from toolcontract.security.records import Record
 
 # kinds

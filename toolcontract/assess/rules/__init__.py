@@ -1,16 +1,13 @@
 """The conversation rules (TC8xx), one file each, run by assess on transcripts and traces.
 
-Each file holds `RULE` (toolcontract.lint.rule.Rule, scope "conversation") and `check(ctx)`
+Each file holds `RULE` (toolcontract.core.rule.Rule, scope "conversation") and `check(ctx)`
 (ctx: toolcontract.assess.conversation.ConversationContext), as the lint rules do; `RULES` is
 their table.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from toolcontract.lint.rule import Rule
+from toolcontract.core.rule import Rule, load_rules
 
 # rule id -> its module, under this package, in id order
 RULES: dict[str, str] = {
@@ -31,8 +28,6 @@ RULES: dict[str, str] = {
 }
 
 
-def conversation_rules() -> dict[str, "Rule"]:
+def conversation_rules() -> dict[str, Rule]:
     """Every conversation rule, by id, in id order."""
-    from toolcontract.lint.rules import load
-
-    return load(__name__, RULES, RULES)
+    return load_rules(__name__, RULES, RULES)

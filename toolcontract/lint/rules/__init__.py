@@ -1,6 +1,6 @@
 """The rules, one file each, grouped by family (`tc4_schema/tc403_additional_properties_open.py`).
 
-A rule file holds `RULE` (its id, name, texts, severity, examples, scope: toolcontract.lint.rule.Rule)
+A rule file holds `RULE` (its id, name, texts, severity, examples, scope: toolcontract.core.rule.Rule)
 and one function `check(ctx) -> Iterator[Hit]` (what `ctx` holds depends on the scope: see
 toolcontract.lint.context). `RULES` below is the table of every rule lint, diff and lock run: a
 new rule is a new file and a new line here, nothing else. Modules are imported when asked for:
@@ -10,11 +10,7 @@ conversation rules (TC8xx, toolcontract.assess.rules) but assess and the rule ca
 
 from __future__ import annotations
 
-import sys
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from toolcontract.lint.rule import Rule
+from toolcontract.core.rule import Rule, load_rules
 
 # rule id -> its module, under this package, in id order
 RULES: dict[str, str] = {
@@ -95,45 +91,7 @@ RULES: dict[str, str] = {
 CHANGE_PREFIX = "TC7"
 
 
-def load(package: str, table: dict[str, str], ids) -> dict[str, "Rule"]:
-    """The rules of `table` named by `ids`, by id, each bound to its module's `check`."""
-    found = {}
-    for rule_id in ids:
-        name = f"{package}.{table[rule_id]}"
-        module = sys.modules.get(name)
-        if module is None:
-            try:
-                __import__(name)  # not importlib.import_module: importlib imports `warnings` (~1 ms)
-            except ModuleNotFoundError as exc:  # TRANSITIONAL: a rule still in its family module
-                if exc.name != name:
-                    raise
-                found[rule_id] = _legacy(rule_id)
-                continue
-            module = sys.modules[name]
-        found[rule_id] = module.RULE._replace(check=module.check)
-    return found
-
-
-# TRANSITIONAL (removed once every rule has its file): the family modules that register rules
-_LEGACY = ("file", "naming", "documentation", "effects", "schema", "portability", "toolset", "security", "change")
-
-
-def _legacy(rule_id: str) -> "Rule":
-    from toolcontract.lint.rule import REGISTRY
-
-    if rule_id not in REGISTRY:
-        for family in _LEGACY:
-            try:
-                __import__(f"{__name__}.{family}")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"{__name__}.{family}":
-                    raise
-        if rule_id not in REGISTRY:
-            __import__("toolcontract.assess.conversation")
-    return REGISTRY[rule_id]
-
-
-def lint_rules(files_only: bool = False) -> dict[str, "Rule"]:
+def lint_rules(files_only: bool = False) -> dict[str, Rule]:
     """The rules of this table: those lint runs on files, or (files_only=False) with the change rules."""
     ids = [i for i in RULES if not (files_only and i.startswith(CHANGE_PREFIX))]
-    return load(__name__, RULES, ids)
+    return load_rules(__name__, RULES, ids)

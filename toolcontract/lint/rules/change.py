@@ -2,8 +2,8 @@
 `toolcontract lint --locked` (TC711–TC714).
 
 These rules do not run on a single file: a `diff` rule's check takes a
-`toolcontract.diff.ToolDiff` and yields (side, Hit) with side "old" or "new"; a `lock`
-rule's check takes a `toolcontract.lock.Drift` and yields (where, Hit) with where
+`toolcontract.lint.diff.ToolDiff` and yields (side, Hit) with side "old" or "new"; a `lock`
+rule's check takes a `toolcontract.lint.lock.Drift` and yields (where, Hit) with where
 "tool" (the tool as read now) or "lock" (the lockfile). Each change `diff` classifies
 is reported by exactly one of TC701, TC702, TC703 and TC704. Their examples carry the
 old version in `before` (for lock rules: the file as it was when locked).
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from toolcontract.diff import Area, Bump, Level, ToolDiff
+from toolcontract.lint.diff import Area, Bump, Level, ToolDiff
 from toolcontract.lint.context import DiffContext, LockContext
-from toolcontract.lint.rule import Bad, Good, Hit, rule
-from toolcontract.lock import Drift
-from toolcontract.model import Severity
+from toolcontract.core.rule import Bad, Good, Hit, rule
+from toolcontract.lint.lock import Drift
+from toolcontract.core.model import Severity
 
 _WEATHER_V1 = """\
 toolcontract: 1
@@ -322,11 +322,11 @@ def example_findings(rule_id: str, before: str, text: str, path: str = "descript
     """Findings of one change rule on an example: `before` is the old version (diff rules)
     or the file when it was locked (lock rules); `text` is the file now. The old version is
     read as `before.yaml`, the lockfile as `toolcontract.lock`."""
-    from toolcontract.diff import diff_findings, diff_tools
+    from toolcontract.lint.diff import diff_findings, diff_tools
     from toolcontract.lint.engine import Selection, all_rules
-    from toolcontract.lock import compare_lock, entries_for, lock_findings, lock_text, parse_lock
-    from toolcontract.sources.document import load_text
-    from toolcontract.sources.reader import read_tools
+    from toolcontract.lint.lock import compare_lock, entries_for, lock_findings, lock_text, parse_lock
+    from toolcontract.io.document import load_text
+    from toolcontract.io.reader import read_tools
 
     selection = Selection(select=(rule_id,))
     old = read_tools(load_text(before, "before.yaml")).tools

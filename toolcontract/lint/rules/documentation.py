@@ -6,10 +6,10 @@ import re
 from typing import Iterator
 
 from toolcontract.core.limits import OPENAI_MAX_DESCRIPTION
-from toolcontract.descriptor import ToolView, model_description
+from toolcontract.core.descriptor import ToolView, model_description
 from toolcontract.lint.context import ToolContext
-from toolcontract.lint.rule import Bad, Good, Hit, rule
-from toolcontract.model import Severity
+from toolcontract.core.rule import Bad, Good, Hit, rule
+from toolcontract.core.model import Severity
 
 MIN_CHARS = 80
 MAX_CHARS = OPENAI_MAX_DESCRIPTION  # OpenAI's limit on a function description

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from toolcontract.descriptor import ToolView, effect_from_annotations, name_words
+from toolcontract.core.descriptor import ToolView, effect_from_annotations, name_words
 from toolcontract.lint.context import ToolContext
-from toolcontract.lint.rule import Bad, Good, Hit, rule
-from toolcontract.model import Effect, Severity
-from toolcontract.sources.document import split_pointer
-from toolcontract.sources.providers import LABELS
+from toolcontract.core.rule import Bad, Good, Hit, rule
+from toolcontract.core.model import Effect, Severity
+from toolcontract.core.pointer import split_pointer
+from toolcontract.core.descriptor import FORMAT_LABELS as LABELS
 
 EFFECTS = ", ".join(e.value for e in Effect)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import functools
 from typing import Iterator
 
-from toolcontract.lint.rule import Bad, Good, Hit, rule
-from toolcontract.model import Severity
+from toolcontract.core.rule import Bad, Good, Hit, rule
+from toolcontract.core.model import Severity
 from toolcontract.lint.context import MAX_TOOLS_CHECKED, DocumentContext, ListContext, LoadContext, SuppressionContext
-from toolcontract.sources.document import split_pointer
+from toolcontract.core.pointer import split_pointer
 
 _GOOD = """\
 toolcontract: 1
@@ -71,8 +71,8 @@ _OWNED = {("name", "pattern"): "TC101", ("effect", "enum"): "TC301"}
 
 @functools.cache
 def _descriptor_validator():
-    from toolcontract.schema_tools import compile_validator
-    from toolcontract.schemas_data import load_schema
+    from toolcontract.core.schema.validation import compile_validator
+    from toolcontract.core.schema.bundled import load_schema
 
     return compile_validator(load_schema("descriptor.schema.json"))
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from toolcontract.descriptor import ToolView, name_words
+from toolcontract.core.descriptor import ToolView, name_words
 from toolcontract.lint.context import SetContext, ToolContext
-from toolcontract.lint.rule import Bad, Good, Hit, rule
-from toolcontract.model import Severity
-from toolcontract.surfaces import FAMILY_LABEL, FORMAT_FAMILY, NAME_RULES, PORTABLE_NAME, name_problem
+from toolcontract.core.rule import Bad, Good, Hit, rule
+from toolcontract.core.model import Severity
+from toolcontract.core.surfaces import FAMILY_LABEL, FORMAT_FAMILY, NAME_RULES, PORTABLE_NAME, name_problem
 
 NAME_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
 # SemVer 2.0.0, the regular expression published at semver.org; compiled on the first version that

@@ -28,14 +28,14 @@ from toolcontract.core.limits import (
     OPENAI_MAX_STRING_BUDGET,
     STRICT_FORMATS,
 )
-from toolcontract.descriptor import ToolView
+from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import ToolContext, context
-from toolcontract.lint.rule import Bad, Good, Hit, rule
+from toolcontract.core.rule import Bad, Good, Hit, rule
 from toolcontract.lint.rules.schema import Node, Walk, resolve_ref
-from toolcontract.model import Effect, Severity
-from toolcontract.surfaces import NAME_RULES, name_problem, surface_family
-from toolcontract.schema_tools import types_of
-from toolcontract.sources.document import join_pointer
+from toolcontract.core.model import Effect, Severity
+from toolcontract.core.surfaces import NAME_RULES, name_problem, surface_family
+from toolcontract.core.schema.validation import types_of
+from toolcontract.core.pointer import join_pointer
 
 STRICT = ("openai-strict", "anthropic-strict")
 

@@ -14,11 +14,11 @@ from itertools import repeat
 from typing import Any, Iterator, NamedTuple
 
 from toolcontract.core.schema import CONDITIONS, IN_PLACE, KEYWORDS
-from toolcontract.descriptor import ToolView
+from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import ListContext, ToolContext, context
-from toolcontract.lint.rule import Bad, Good, Hit, rule
-from toolcontract.model import Severity
-from toolcontract.schema_tools import (
+from toolcontract.core.rule import Bad, Good, Hit, rule
+from toolcontract.core.model import Severity
+from toolcontract.core.schema.validation import (
     META_2020_12,
     SchemaError,
     accepts,
@@ -28,7 +28,7 @@ from toolcontract.schema_tools import (
     linear_pattern,
     types_of,
 )
-from toolcontract.sources.document import join_pointer, resolve_pointer
+from toolcontract.core.pointer import join_pointer, resolve_pointer
 
 JSON_TYPES = frozenset(("array", "boolean", "integer", "null", "number", "object", "string"))
 DIALECTS_2020_12 = frozenset((META_2020_12, META_2020_12 + "#"))
@@ -805,7 +805,7 @@ class _Definitions:
 def _search(pattern: str, name: str) -> bool:
     # a linear-time engine: the pattern is untrusted (Python's `re` can backtrack for hours);
     # a pattern that cannot be evaluated may match
-    from toolcontract.schema_tools import pattern_matches
+    from toolcontract.core.schema.validation import pattern_matches
 
     return pattern_matches(pattern, name) is not False
 
@@ -1052,7 +1052,7 @@ def output_schema_invalid(ctx: ToolContext) -> Iterator[Hit]:
 @functools.lru_cache(maxsize=4096)
 def regex_problem(pattern: str) -> str | None:
     """Why `pattern` is not an ECMA-262 regular expression as validators read it, or None."""
-    from toolcontract.schema_tools import jsonschema_rs
+    from toolcontract.core.schema.validation import jsonschema_rs
 
     try:
         jsonschema_rs.validator_for({"pattern": pattern})

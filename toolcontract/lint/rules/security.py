@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from toolcontract.descriptor import ToolView
+from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import ToolContext, context
-from toolcontract.lint.rule import Bad, Good, Hit, rule
-from toolcontract.model import Severity
+from toolcontract.core.rule import Bad, Good, Hit, rule
+from toolcontract.core.model import Severity
 from toolcontract.security import MAX_CHARACTERS, MAX_FINDINGS, signals
 
 if TYPE_CHECKING:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
-from toolcontract.descriptor import ToolView, model_description
+from toolcontract.core.descriptor import ToolView, model_description
 from toolcontract.lint.context import ListContext, context
-from toolcontract.lint.rule import Bad, Good, Hit, rule
+from toolcontract.core.rule import Bad, Good, Hit, rule
 from toolcontract.core.limits import (
     ANTHROPIC_MAX_OPTIONAL,
     ANTHROPIC_MAX_STRICT_TOOLS,
@@ -21,7 +21,7 @@ from toolcontract.core.limits import (
     OPENAI_MAX_TOOLS,
 )
 from toolcontract.lint.rules.portability import _s, anthropic_strict_counts
-from toolcontract.model import Severity
+from toolcontract.core.model import Severity
 
 # Bytes of a tool's model view (see `model_view`) per token, measured with real tokenizers
 # on the corpus's real tool lists by bench/token_cost.py (figures in TC517's rationale).

@@ -11,8 +11,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from toolcontract import rs_import
-from toolcontract.records import Record
+from toolcontract.core.schema import rs_import
+from toolcontract.core.records import Record
 
 jsonschema_rs = rs_import.load()
 

@@ -6,7 +6,8 @@ import functools
 import json
 import os
 
-_HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemas")
+# toolcontract/schemas/, two packages up from this one (toolcontract/core/schema/)
+_HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "schemas")
 
 
 @functools.cache

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from toolcontract.core.text import printable
-from toolcontract.sources.document import DEFAULT_LIMITS
+from toolcontract.io.document import DEFAULT_LIMITS
 
 DEFAULT_TIMEOUT = 20.0
 MAX_PAGES = 1000  # a server that hands out cursors forever is cut off here

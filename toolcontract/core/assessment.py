@@ -2,7 +2,7 @@
 harness injected, what the adapter saw, and an independent read-back.
 
 Frozen dataclasses, with the enums that name outcomes, effect states, next steps and gates;
-imported through toolcontract.model on first use (lint never needs them).
+imported through toolcontract.core.model on first use (lint never needs them).
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ import os
 import re
 from typing import Any
 
-from toolcontract.pathnames import normal_path
-from toolcontract.records import Record
+from toolcontract.io.pathnames import normal_path
+from toolcontract.core.records import Record
 
 CONFIG_NAMES = (".toolcontract.yaml", ".toolcontract.yml")
 # settings of single rules, handed to them as Selection.options
@@ -209,7 +209,8 @@ def _toml_key_line(text: str, key: str) -> int:
 
 
 def _read_yaml(path: str, raw: bytes):
-    from toolcontract.sources.document import LoadError, join_pointer, load_bytes
+    from toolcontract.io.document import LoadError, load_bytes
+    from toolcontract.core.pointer import join_pointer
 
     try:
         document = load_bytes(raw, str(path))
@@ -228,8 +229,8 @@ def _read_yaml(path: str, raw: bytes):
 
 @functools.cache
 def _validator():
-    from toolcontract.schema_tools import compile_validator
-    from toolcontract.schemas_data import load_schema
+    from toolcontract.core.schema.validation import compile_validator
+    from toolcontract.core.schema.bundled import load_schema
 
     return compile_validator(load_schema("config.schema.json"))
 
@@ -287,6 +288,6 @@ def _check_glob(pattern: str, path: str, locate, keys: tuple) -> None:
 
 
 def _validator_keys() -> list[str]:
-    from toolcontract.schemas_data import load_schema
+    from toolcontract.core.schema.bundled import load_schema
 
     return list(load_schema("config.schema.json")["properties"])

@@ -59,11 +59,11 @@ import re
 from dataclasses import dataclass, field
 from typing import IO, Any, Iterator
 
-from toolcontract import jsoncodec
+from toolcontract.core import jsoncodec
 from toolcontract.assess.conversation import OTEL_GENAI, Call, Conversation, Message, Result
-from toolcontract.model import Record
-from toolcontract.sources.document import DEFAULT_LIMITS, Document, Limits, LoadError, load_bytes
-from toolcontract.sources.fixtures import FixtureError
+from toolcontract.core.model import Record
+from toolcontract.io.document import DEFAULT_LIMITS, Document, Limits, LoadError, load_bytes
+from toolcontract.io.fixtures import FixtureError
 
 TOOL_OPERATION = "execute_tool"
 MCP_TOOL_CALL = "tools/call"
@@ -651,7 +651,7 @@ def conversation_of(trace: Trace, path: str, locate, locate_call=None) -> Conver
     flush()
     offered = names = None
     if trace.definitions is not None:
-        from toolcontract.sources.transcripts import offered_tools
+        from toolcontract.io.transcripts import offered_tools
 
         offered, names = offered_tools(_unique(trace.definitions))
     return Conversation(f"trace{trace.number}", path, OTEL_GENAI, trace.pointer, messages, offered, names, False,
@@ -660,7 +660,7 @@ def conversation_of(trace: Trace, path: str, locate, locate_call=None) -> Conver
 
 def _unique(definitions: list) -> list:
     """Tool definitions of several spans, each name once (the first definition wins)."""
-    from toolcontract.sources.transcripts import tool_descriptor
+    from toolcontract.io.transcripts import tool_descriptor
 
     seen: set[str] = set()
     kept = []
@@ -722,7 +722,7 @@ def trace_document(raw: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -> Do
 
 def jsonl_holds_traces(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS) -> bool:
     """Whether a JSON lines stream holds OTLP/JSON documents, from its first non-blank line; rewound."""
-    from toolcontract.sources.files import LineTooLong, bounded_lines
+    from toolcontract.io.files import LineTooLong, bounded_lines
 
     try:
         for raw in bounded_lines(stream, limits.max_bytes):
@@ -746,7 +746,7 @@ def jsonl_holds_traces(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS) -> bo
 def read_stream(stream: IO[bytes], path: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[Conversation]:
     """The conversations of a file that `looks_like_traces`: JSON lines (its first line is a whole document)
     read one line at a time, or one document (pretty-printed) read whole within the size limit."""
-    from toolcontract.sources.files import LineTooLong, bounded_lines
+    from toolcontract.io.files import LineTooLong, bounded_lines
 
     try:
         first = next((raw for raw in bounded_lines(stream, limits.max_bytes) if raw.strip()), b"")
@@ -773,8 +773,8 @@ def read_stream(stream: IO[bytes], path: str, limits: Limits = DEFAULT_LIMITS) -
 def read_jsonl(stream: IO[bytes], path: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[Conversation]:
     """Conversations from JSON lines of OTLP/JSON documents, one line at a time (a trace is grouped within
     its line): memory stays flat. A line of another signal (logs, metrics, profiles) is skipped."""
-    from toolcontract.sources.files import LineTooLong, bounded_lines
-    from toolcontract.sources.transcripts import _jsonl_line
+    from toolcontract.io.files import LineTooLong, bounded_lines
+    from toolcontract.io.transcripts import _jsonl_line
 
     number = 1
     lines = enumerate(bounded_lines(stream, limits.max_bytes), 1)

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from toolcontract.model import Severity
-from toolcontract.records import Record
+import sys
+
+from toolcontract.core.model import Severity
+from toolcontract.core.records import Record
 
 class Hit(Record):
     """What a rule found. `path` is in native field names (tool rules) or from the
@@ -182,3 +184,40 @@ def rule(
     return register
 
 
+
+
+def load_rules(package: str, table: Mapping[str, str], ids) -> dict[str, Rule]:
+    """The rules of a rule table (rule id -> its module under `package`) named by `ids`, by id,
+    each bound to its module's `check`; a module is imported the first time it is asked for."""
+    found = {}
+    for rule_id in ids:
+        name = f"{package}.{table[rule_id]}"
+        module = sys.modules.get(name)
+        if module is None:
+            try:
+                __import__(name)  # not importlib.import_module: importlib imports `warnings` (~1 ms)
+            except ModuleNotFoundError as exc:  # TRANSITIONAL: a rule still in its family module
+                if exc.name != name:
+                    raise
+                found[rule_id] = _legacy(rule_id)
+                continue
+            module = sys.modules[name]
+        found[rule_id] = module.RULE._replace(check=module.check)
+    return found
+
+
+# TRANSITIONAL (removed once every rule has its file): the family modules that register rules
+_LEGACY = ("file", "naming", "documentation", "effects", "schema", "portability", "toolset", "security", "change")
+
+
+def _legacy(rule_id: str) -> Rule:
+    if rule_id not in REGISTRY:
+        for family in _LEGACY:
+            try:
+                __import__(f"toolcontract.lint.rules.{family}")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"toolcontract.lint.rules.{family}":
+                    raise
+        if rule_id not in REGISTRY:
+            __import__("toolcontract.assess.conversation")
+    return REGISTRY[rule_id]

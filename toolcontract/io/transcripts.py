@@ -47,19 +47,18 @@ import os
 from dataclasses import dataclass, replace
 from typing import IO, Any, Iterable, Iterator
 
-from toolcontract import jsoncodec
+from toolcontract.core import jsoncodec
 from toolcontract.assess.conversation import (
     ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, Call, Conversation, ConversationReport, Message, Options, Result,
     analyse, check, report, result_text,
 )
 from toolcontract.assess.gates import as_id, parse_arguments
-from toolcontract.descriptor import effect_from_annotations
+from toolcontract.core.descriptor import effect_from_annotations
 from toolcontract.assess.registry import Registry, Tool, compile_tool
-from toolcontract.model import Candidate, Case, Context, Record, Severity
-from toolcontract.sources.document import (
-    DEFAULT_LIMITS, Document, Limits, LoadError, join_pointer, load_bytes, resolve_pointer,
-)
-from toolcontract.sources.fixtures import FixtureError
+from toolcontract.core.model import Candidate, Case, Context, Record, Severity
+from toolcontract.io.document import DEFAULT_LIMITS, Document, Limits, LoadError, load_bytes
+from toolcontract.core.pointer import join_pointer, resolve_pointer
+from toolcontract.io.fixtures import FixtureError
 
 MESSAGE_ROLES = frozenset(("user", "assistant", "system", "developer", "tool", "function"))
 RESPONSES_ITEMS = frozenset((
@@ -325,7 +324,7 @@ def find_conversations(data: Any, path: str, locate, first_number: int = 1,
 def read_document(document: Document) -> Iterator[Conversation]:
     """The conversations of a loaded JSON or YAML document (an OTLP/JSON trace's: one per trace)."""
     if isinstance(document.data, dict) and "resourceSpans" in document.data:
-        from toolcontract.sources import traces
+        from toolcontract.io import traces
 
         return traces.read_document(document)
     return find_conversations(document.data, document.path, document.locate)
@@ -361,9 +360,9 @@ def _jsonl_line(raw: bytes, number: int, path: str, limits: Limits) -> Any:
         raise FixtureError(path, number, exc.colno, f"JSON: {exc.msg}") from None
     except RecursionError:
         raise FixtureError(path, number, 1, f"nesting is deeper than {limits.max_depth} levels") from None
-    from toolcontract.sources.document import _json_depth
+    from toolcontract.core.jsoncodec import nests_deeper
 
-    if _json_depth(data, limits.max_depth):  # the limit every loaded document has (validators recurse)
+    if nests_deeper(data, limits.max_depth):  # the limit every loaded document has (validators recurse)
         raise FixtureError(path, number, 1, f"nesting is deeper than {limits.max_depth} levels")
     return data
 
@@ -371,7 +370,7 @@ def _jsonl_line(raw: bytes, number: int, path: str, limits: Limits) -> Any:
 def jsonl_holds_conversations(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS) -> bool:
     """Whether a JSONL stream holds transcripts (not fixture cases), from its first non-blank
     line; the stream is rewound. A first line that does not parse is left to the fixture reader."""
-    from toolcontract.sources.files import LineTooLong, bounded_lines
+    from toolcontract.io.files import LineTooLong, bounded_lines
 
     try:
         for raw in bounded_lines(stream, limits.max_bytes):
@@ -394,7 +393,7 @@ def jsonl_holds_conversations(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS
 
 def read_jsonl(stream: IO[bytes], path: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[Conversation]:
     """Conversations from a JSONL stream, one line at a time: memory stays flat."""
-    from toolcontract.sources.files import LineTooLong, bounded_lines
+    from toolcontract.io.files import LineTooLong, bounded_lines
 
     number = 1
     lines = enumerate(bounded_lines(stream, limits.max_bytes), 1)
@@ -461,8 +460,8 @@ class TranscriptContext:
 
 @functools.cache
 def _context_validator():
-    from toolcontract.schema_tools import compile_validator
-    from toolcontract.schemas_data import load_schema
+    from toolcontract.core.schema.validation import compile_validator
+    from toolcontract.core.schema.bundled import load_schema
 
     schema = load_schema("fixture.schema.json")
     return compile_validator({"$ref": "#/$defs/context", "$defs": schema["$defs"]})
@@ -499,7 +498,7 @@ def load_context(path: str, limits: Limits = DEFAULT_LIMITS) -> TranscriptContex
     `environment`, `approval`/`approvals`, `target`, `untrusted_input`, `sensitive_data`),
     optionally under a `context:` key, plus `targets: [...]`. Raises ContextError."""
     try:
-        from toolcontract.sources.files import open_regular
+        from toolcontract.io.files import open_regular
 
         with open_regular(path) as handle:
             size = os.fstat(handle.fileno()).st_size
@@ -530,7 +529,7 @@ def load_context(path: str, limits: Limits = DEFAULT_LIMITS) -> TranscriptContex
     rest = {k: v for k, v in data.items() if k != "targets"}
     if not isinstance(targets, list):
         fail(targets_base + "/targets", "`targets` must be a list of target snapshots")
-    from toolcontract.schema_tools import error_objects, short_message
+    from toolcontract.core.schema.validation import error_objects, short_message
 
     validator = _context_validator()
     error = _best_error(error_objects(validator, rest))
@@ -669,7 +668,7 @@ def run(conversations: Iterable[Conversation], assessor: TranscriptAssessor, rep
 def check_text(text: str, path: str = "transcript.json", options: Options = Options(),
                select: Iterable[str] | None = None) -> list:
     """Conversation findings of a transcript given as text (rule examples, tests)."""
-    from toolcontract.sources.document import load_text
+    from toolcontract.io.document import load_text
 
     document = load_text(text, path)
     assessor = TranscriptAssessor(options=options, select=select)  # the calls assessed, as `assess` does

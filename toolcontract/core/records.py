@@ -10,7 +10,7 @@ Records are treated as immutable (nothing assigns to a field after `__init__`), 
 unlike a frozen dataclass, that is not enforced: enforcing it would make every
 construction several times slower.
 
-The assessment records (toolcontract.assessment) stay dataclasses: `assess` needs their
+The assessment records (toolcontract.core.assessment) stay dataclasses: `assess` needs their
 frozenness.
 """
 

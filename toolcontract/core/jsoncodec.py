@@ -45,8 +45,6 @@ def loads(raw: bytes) -> Any:
         text = raw.decode("utf-8", "replace") if isinstance(raw, (bytes, bytearray)) else str(raw)
         m = _OVERLONG.search(text)
         raise json.JSONDecodeError("a number has more than 4,300 digits", text, m.start() if m else 0) from None
-    from toolcontract.sources.document import LONE_SURROGATE, lone_surrogate_offset
-
     offset = lone_surrogate_offset(raw, data)
     if offset is not None:  # orjson refused it; the standard library lets it through
         text = raw.decode("utf-8", "replace") if isinstance(raw, (bytes, bytearray)) else str(raw)
@@ -113,3 +111,56 @@ def loads_container(text: str) -> Any:
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, (dict, list)) else None
+
+
+_LONE_SURROGATE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+
+
+LONE_SURROGATE = "JSON: a string holds a lone surrogate escape (half of a UTF-16 pair): not valid Unicode"
+
+
+def lone_surrogate_offset(text: str | bytes, data: Any) -> int | None:
+    """The offset in `text` of a JSON escape that spells half of a UTF-16 pair (`"\\ud800"`), when a
+    string of the parsed `data` holds one; else None. JSON parsers let such a string through (YAML
+    refuses it), but it is no character at all: UTF-8 cannot hold it, so neither can a validator, a
+    report or a provider's API. Every JSON reader refuses it with this position."""
+    if isinstance(text, (bytes, bytearray)):
+        if b"\\ud" not in text and b"\\uD" not in text:
+            return None
+        text = text.decode("utf-8", "replace")
+    elif "\\ud" not in text and "\\uD" not in text:
+        return None
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if any("\ud800" <= c <= "\udfff" for c in item):
+                at = _LONE_SURROGATE.search(text)
+                return at.start() if at else 0
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
+def nests_deeper(data: Any, limit: int) -> bool:
+    """True when data nests deeper than `limit` containers."""
+    if not isinstance(data, (dict, list)):
+        return False
+    stack = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        deeper = depth + 1
+        for child in (node.values() if isinstance(node, dict) else node):
+            if isinstance(child, (dict, list)) and child:  # an empty one is as deep as it gets
+                stack.append((child, deeper))
+            elif deeper > limit and isinstance(child, (dict, list)):
+                return True
+    return False

@@ -34,10 +34,9 @@ import os
 import stat
 from typing import Any, Iterable, Mapping
 
-from toolcontract.descriptor import ToolView
-from toolcontract.sources.document import (
-    DEFAULT_LIMITS, Document, Limits, LoadError, join_pointer, load_bytes, split_pointer,
-)
+from toolcontract.core.descriptor import ToolView
+from toolcontract.io.document import DEFAULT_LIMITS, Document, Limits, LoadError, load_bytes
+from toolcontract.core.pointer import join_pointer, split_pointer
 
 OVERLAY_FIELDS = (
     "version", "purpose", "when_to_use", "non_goals", "effect", "limitations", "output_schema", "target",
@@ -124,8 +123,8 @@ def standalone_problem(document: Document) -> tuple[str, str]:
 
 @functools.cache
 def _validator():
-    from toolcontract.schema_tools import compile_validator
-    from toolcontract.schemas_data import load_schema
+    from toolcontract.core.schema.validation import compile_validator
+    from toolcontract.core.schema.bundled import load_schema
 
     return compile_validator(load_schema("overlay.schema.json"))
 
@@ -177,7 +176,7 @@ def _unknown(name: str, entry: bool) -> str:
 def apply_overlay(tools: list[ToolView], provider: Document, overlay: Document) -> list:
     """Merge an overlay into the tools read from `provider`, in place; return its problems
     (`reader.Problem`s, in the overlay)."""
-    from toolcontract.sources.reader import Problem
+    from toolcontract.io.reader import Problem
 
     problems = [Problem(overlay, pointer, message, anchor) for pointer, message, anchor in _structure(overlay)]
     data = overlay.data

@@ -9,10 +9,23 @@ under other names, or in another file) reports positions in its own terms.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
-from toolcontract.model import Effect
-from toolcontract.sources.document import Document, join_pointer
+from toolcontract.core.model import Effect
+from toolcontract.core.pointer import join_pointer
+
+if TYPE_CHECKING:  # a loaded file (toolcontract.io.document): the view only holds it and its pointers
+    from toolcontract.io.document import Document
+
+# what each input format is called in messages
+FORMAT_LABELS = {
+    "native": "native descriptor",
+    "mcp": "MCP",
+    "openai-chat": "OpenAI Chat",
+    "openai-responses": "OpenAI Responses",
+    "anthropic": "Anthropic",
+    "gemini": "Gemini",
+}
 
 CONTRACT_FIELDS = (
     "name", "title", "version", "description", "purpose", "when_to_use", "non_goals", "effect",

@@ -25,8 +25,10 @@ from __future__ import annotations
 import functools
 import re
 
-from toolcontract.records import FrozenRecord
-from toolcontract.sources import fastyaml
+from toolcontract.core.jsoncodec import nests_deeper
+from toolcontract.core.pointer import escape_token, parent_pointer, resolve_pointer, split_pointer
+from toolcontract.core.records import FrozenRecord
+from toolcontract.io import fastyaml
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # not imported at run time: the fast path needs nothing from typing
@@ -98,44 +100,6 @@ class DuplicateKey(FrozenRecord):
         setattr_(self, "column", column)
         setattr_(self, "first_line", first_line)
         setattr_(self, "first_column", first_column)
-
-
-def escape_token(token: str | int) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
-
-
-def join_pointer(base: str, *tokens: str | int) -> str:
-    for token in tokens:
-        base = f"{base}/{escape_token(token)}"
-    return base
-
-
-@functools.lru_cache(maxsize=4096)
-def split_pointer(pointer: str) -> tuple[str, ...]:
-    if not pointer:
-        return ()
-    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
-
-
-def resolve_pointer(data: Any, pointer: str) -> tuple[bool, Any]:
-    """(found, value) for a JSON pointer into plain data."""
-    node = data
-    for token in split_pointer(pointer):
-        if isinstance(node, dict):
-            if token not in node:
-                return False, None
-            node = node[token]
-        elif isinstance(node, list):
-            if not token.isdigit() or int(token) >= len(node):
-                return False, None
-            node = node[int(token)]
-        else:
-            return False, None
-    return True, node
-
-
-def parent_pointer(pointer: str) -> str:
-    return pointer[: pointer.rfind("/")] if pointer else ""
 
 
 class Document:
@@ -637,24 +601,6 @@ def _strict_pairs(pairs: list[tuple[str, Any]]) -> dict:
     return result
 
 
-def _json_depth(data: Any, limit: int) -> bool:
-    """True when data nests deeper than `limit` containers."""
-    if not isinstance(data, (dict, list)):
-        return False
-    stack = [(data, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > limit:
-            return True
-        deeper = depth + 1
-        for child in (node.values() if isinstance(node, dict) else node):
-            if isinstance(child, (dict, list)) and child:  # an empty one is as deep as it gets
-                stack.append((child, deeper))
-            elif deeper > limit and isinstance(child, (dict, list)):
-                return True
-    return False
-
-
 def _load_json(text: str, path: str, limits: Limits) -> Document:
     import json  # here: YAML descriptors, the common case, never need it
 
@@ -672,9 +618,11 @@ def _load_json(text: str, path: str, limits: Limits) -> Document:
         raise LoadError(f"nesting is deeper than {limits.max_depth} levels") from None
     except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
         raise LoadError(_LONG_NUMBER, *_offset_position(text, _long_number_at(text))) from None
-    if _json_depth(data, limits.max_depth):
+    if nests_deeper(data, limits.max_depth):
         values, keys, _ = _scan_json_positions(text, limits.max_depth)
         raise LoadError(f"nesting is deeper than {limits.max_depth} levels", *_deepest_position(values, limits.max_depth))
+    from toolcontract.core.jsoncodec import LONE_SURROGATE, lone_surrogate_offset
+
     offset = lone_surrogate_offset(text, data)
     if offset is not None:
         raise LoadError(LONE_SURROGATE, *_offset_position(text, offset))
@@ -804,43 +752,10 @@ def _json_position_stream(text: str, values: dict, keys: dict, duplicates: list)
             i += 1
 
 
-_LONE_SURROGATE = re.compile(
-    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
-)
-
-
-LONE_SURROGATE = "JSON: a string holds a lone surrogate escape (half of a UTF-16 pair): not valid Unicode"
-
-
-def lone_surrogate_offset(text: str | bytes, data: Any) -> int | None:
-    """The offset in `text` of a JSON escape that spells half of a UTF-16 pair (`"\\ud800"`), when a
-    string of the parsed `data` holds one; else None. JSON parsers let such a string through (YAML
-    refuses it), but it is no character at all: UTF-8 cannot hold it, so neither can a validator, a
-    report or a provider's API. Every JSON reader refuses it with this position."""
-    if isinstance(text, (bytes, bytearray)):
-        if b"\\ud" not in text and b"\\uD" not in text:
-            return None
-        text = text.decode("utf-8", "replace")
-    elif "\\ud" not in text and "\\uD" not in text:
-        return None
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if any("\ud800" <= c <= "\udfff" for c in item):
-                at = _LONE_SURROGATE.search(text)
-                return at.start() if at else 0
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return None
-
-
 def lone_surrogate_at(document: Document) -> tuple[int, int] | None:
     """Where a lone surrogate escape is in a document (see lone_surrogate_offset), or None."""
+    from toolcontract.core.jsoncodec import lone_surrogate_offset
+
     offset = lone_surrogate_offset(document.text, document.data)
     return None if offset is None else _offset_position(document.text, offset)
 

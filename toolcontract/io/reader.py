@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 
-from toolcontract.descriptor import ToolView, derive_effect
-from toolcontract.sources.document import Document
+from toolcontract.core.descriptor import ToolView, derive_effect
+from toolcontract.io.document import Document
 
 FORMATS = ("native", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini")
 
@@ -63,11 +63,11 @@ def read_tools(document: Document, input_format: str | None = None, overlay: Doc
     elif type(data) is dict and "toolcontract" in data:
         kind = "native"  # the common case, decided without a call
         if "overlay" in data or isinstance(data.get("tools"), dict):
-            from toolcontract.sources.overlay import is_overlay
+            from toolcontract.io.overlay import is_overlay
 
             kind = "overlay" if is_overlay(data, document.path) else "native"
     else:
-        from toolcontract.sources.providers import detect
+        from toolcontract.io.providers import detect
 
         kind = detect(data, document.path)
 
@@ -78,23 +78,23 @@ def read_tools(document: Document, input_format: str | None = None, overlay: Doc
                                                  "contract fields in it; overlays are for provider tool lists"))
         return result
     if kind == "overlay":
-        from toolcontract.sources.overlay import standalone_problem
+        from toolcontract.io.overlay import standalone_problem
 
         pointer, message = standalone_problem(document)
         return ReadResult("overlay", [], [(document, pointer, message)])
     if kind is None:
-        from toolcontract.sources.providers import undetected_message
+        from toolcontract.io.providers import undetected_message
 
         return ReadResult(None, [], [(document, "", undetected_message(data, FORMATS))])
 
-    from toolcontract.sources.providers import read_provider
+    from toolcontract.io.providers import read_provider
 
     tools, problems = read_provider(document, kind)
     result = ReadResult(kind, tools, [Problem(document, pointer, message) for pointer, message in problems])
     for tool in tools:
         tool.contracts = "none"
     if overlay is not None:
-        from toolcontract.sources.overlay import apply_overlay
+        from toolcontract.io.overlay import apply_overlay
 
         result.problems.extend(apply_overlay(tools, document, overlay))  # marks tools "listed" or "entry"
     for tool in tools:
@@ -119,7 +119,7 @@ def is_tool_list(data: object, path: str | None = None) -> bool:
     a `version`: package.json, a GitHub workflow, docker-compose.yml) is not one."""
     if type(data) is dict and "toolcontract" in data:
         return True
-    from toolcontract.sources.providers import detect
+    from toolcontract.io.providers import detect
 
     kind = detect(data, path)
     return kind is not None and kind != "native"

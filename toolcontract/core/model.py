@@ -1,8 +1,8 @@
 """Plain data shared by the core and the shells: enums, findings, and the records of assessment.
 
 The assessment records (Candidate, Context, Record, Observation, Case) are frozen
-dataclasses defined in toolcontract.assessment and made on first use: `lint` never needs
-them, and creating dataclasses is a large part of its start-up (see toolcontract.records).
+dataclasses defined in toolcontract.core.assessment and made on first use: `lint` never needs
+them, and creating dataclasses is a large part of its start-up (see toolcontract.core.records).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from typing import Any
 
-from toolcontract.records import Record as _Record
+from toolcontract.core.records import Record as _Record
 
 
 class Severity(enum.IntEnum):
@@ -119,7 +119,7 @@ _ASSESSMENT = frozenset(("Candidate", "Context", "Record", "Observation", "Case"
 
 def __getattr__(name: str) -> Any:
     if name in _ASSESSMENT:  # the assessment records, made on first use (see the module's docstring)
-        from toolcontract import assessment
+        from toolcontract.core import assessment
 
         return getattr(assessment, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

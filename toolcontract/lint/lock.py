@@ -26,9 +26,9 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from toolcontract.descriptor import ToolView, model_description
-from toolcontract.diff import version_text
-from toolcontract.model import Finding
+from toolcontract.core.descriptor import ToolView, model_description
+from toolcontract.lint.diff import version_text
+from toolcontract.core.model import Finding
 
 LOCK_FORMAT = 1
 LOCK_FILE = "toolcontract.lock"
@@ -195,7 +195,7 @@ def lock_findings(drifts: Iterable[Drift], lock_document, selection=None) -> lis
     the lockfile's root)."""
     from toolcontract.lint.context import LockContext
     from toolcontract.lint.engine import Selection, all_rules
-    from toolcontract.sources.document import join_pointer
+    from toolcontract.core.pointer import join_pointer
 
     selection = selection or Selection()
     rules = [r for r in all_rules().values() if r.scope == "lock" and selection.enabled(r.id)]

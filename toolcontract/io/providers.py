@@ -18,22 +18,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
-from toolcontract.descriptor import ToolView, written_hints
+from toolcontract.core.descriptor import FORMAT_LABELS, ToolView, written_hints
 from toolcontract.core.schema import LIST as SCHEMA_LIST_KEYWORDS
 from toolcontract.core.schema import MAP as SCHEMA_MAP_KEYWORDS
 from toolcontract.core.schema import ONE as SCHEMA_KEYWORDS
-from toolcontract.sources.document import Document, join_pointer
+from toolcontract.io.document import Document
+from toolcontract.core.pointer import join_pointer
 
 PROVIDER_FORMATS = ("mcp", "openai-chat", "openai-responses", "anthropic", "gemini")
 
-LABELS = {
-    "native": "native descriptor",
-    "mcp": "MCP",
-    "openai-chat": "OpenAI Chat",
-    "openai-responses": "OpenAI Responses",
-    "anthropic": "Anthropic",
-    "gemini": "Gemini",
-}
 
 # Top-level keys only our native format has: an entry carrying one is a native descriptor.
 NATIVE_MARKERS = frozenset((
@@ -103,7 +96,7 @@ def detect(data: Any, path: str | None = None) -> str | None:
     """
     if isinstance(data, dict):
         if "toolcontract" in data:
-            from toolcontract.sources.overlay import is_overlay
+            from toolcontract.io.overlay import is_overlay
 
             return "overlay" if is_overlay(data, path) else "native"
         result = data.get("result")
@@ -154,7 +147,7 @@ def undetected_message(data: Any, tried: Iterable[str]) -> str:
 
 def _entries_of(container: Any, base: str, fmt: str) -> tuple[list[tuple[str, Any]], list[Problem]]:
     """The tool entries of a document in a given format: (pointer, entry) and problems."""
-    label = LABELS[fmt]
+    label = FORMAT_LABELS[fmt]
     if fmt == "gemini":
         return _gemini_entries(container, base)
     if isinstance(container, list):
@@ -246,12 +239,12 @@ def read_provider(document: Document, fmt: str) -> tuple[list[ToolView], list[Pr
     tools: list[ToolView] = []
     for pointer, item in entries:
         if not isinstance(item, dict):
-            problems.append((pointer, f"expected {_article(LABELS[fmt])} tool object, found {_kind(item)}"))
+            problems.append((pointer, f"expected {_article(FORMAT_LABELS[fmt])} tool object, found {_kind(item)}"))
             continue
         kind = classify(item)
         if kind is not None and kind != fmt:
-            what = "a native descriptor" if kind == "native" else f"{_article(LABELS[kind])} tool"
-            problems.append((pointer, f"this entry looks like {what}, but the file reads as {LABELS[fmt]}: "
+            what = "a native descriptor" if kind == "native" else f"{_article(FORMAT_LABELS[kind])} tool"
+            problems.append((pointer, f"this entry looks like {what}, but the file reads as {FORMAT_LABELS[fmt]}: "
                                       "one file holds one format"))
             continue
         view = reader(document, pointer, item, problems)
@@ -280,7 +273,7 @@ class _Builder:
         key = path[-1]
         if key not in container or (container[key] is None and not required):
             if required:
-                self.problem(f"{LABELS[self.fmt]} tool without `{key}`{what}", *path[:-1])
+                self.problem(f"{FORMAT_LABELS[self.fmt]} tool without `{key}`{what}", *path[:-1])
             return None
         value = container[key]
         if expect is not None and not isinstance(value, expect):

@@ -25,10 +25,10 @@ class Registry(_Registry):
         """The tools of a file or a folder, in any format lint reads, each provider file merged with its
         contract overlay (`X.contract.yaml`). ValueError (`path:line:col: message`) when a file does not
         load or nothing in it is a tool."""
-        from toolcontract.sources.document import DEFAULT_LIMITS, LoadError, load_bytes
-        from toolcontract.sources.files import open_regular
-        from toolcontract.sources.overlay import pair_overlays
-        from toolcontract.sources.reader import read_tools
+        from toolcontract.io.document import DEFAULT_LIMITS, LoadError, load_bytes
+        from toolcontract.io.files import open_regular
+        from toolcontract.io.overlay import pair_overlays
+        from toolcontract.io.reader import read_tools
 
         path = os.fspath(path)
         if os.path.isdir(path):
@@ -70,8 +70,8 @@ class Registry(_Registry):
         """A provider's tool list as Python data (`{"tools": [...]}`, a bare list, a JSON-RPC tools/list
         response, Gemini `functionDeclarations`), in `format` (mcp, openai-chat, openai-responses,
         anthropic, gemini, native) or the one detected from its keys. ValueError when it holds no tool."""
-        from toolcontract.sources.document import Document
-        from toolcontract.sources.reader import read_tools
+        from toolcontract.io.document import Document
+        from toolcontract.io.reader import read_tools
 
         found = read_tools(Document("<provider tools>", "", tools), format)
         if found.format is None:

@@ -13,18 +13,12 @@ import json
 from dataclasses import dataclass
 from typing import IO, Any, Iterator
 
-from toolcontract import jsoncodec
+from toolcontract.core import jsoncodec
 from toolcontract.assess.gates import as_id
-from toolcontract.model import Candidate, Case, Context, Observation, Record
-from toolcontract.sources.document import (
-    DEFAULT_LIMITS,
-    Document,
-    Limits,
-    LoadError,
-    _json_depth,
-    join_pointer,
-    load_bytes,
-)
+from toolcontract.core.model import Candidate, Case, Context, Observation, Record
+from toolcontract.core.jsoncodec import nests_deeper
+from toolcontract.io.document import DEFAULT_LIMITS, Document, Limits, LoadError, load_bytes
+from toolcontract.core.pointer import join_pointer
 
 
 class FixtureError(Exception):
@@ -37,8 +31,8 @@ class FixtureError(Exception):
 
 @functools.cache
 def _validators():
-    from toolcontract.schema_tools import compile_validator
-    from toolcontract.schemas_data import load_schema
+    from toolcontract.core.schema.validation import compile_validator
+    from toolcontract.core.schema.bundled import load_schema
 
     schema = load_schema("fixture.schema.json")
     case_schema = {"$ref": "#/$defs/case", "$defs": schema["$defs"]}
@@ -48,11 +42,11 @@ def _validators():
 def _first_error(validator, value: Any) -> tuple[tuple, str] | None:
     if validator.is_valid(value):
         return None
-    from toolcontract.schema_tools import error_objects
+    from toolcontract.core.schema.validation import error_objects
 
     errors = sorted(error_objects(validator, value), key=lambda e: (-len(e.instance_path), e.message))
     error = errors[0]
-    from toolcontract.schema_tools import short_message
+    from toolcontract.core.schema.validation import short_message
 
     return tuple(error.instance_path), short_message(error.message)
 
@@ -170,7 +164,7 @@ def jsonl_holds_cases(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS) -> boo
     (a fixture case: an object with `candidate`; or a line the fixture reader must report), as
     `transcripts.jsonl_holds_conversations` decides it, without importing the transcript readers.
     False: ask them. The stream is rewound."""
-    from toolcontract.sources.files import LineTooLong, bounded_lines
+    from toolcontract.io.files import LineTooLong, bounded_lines
 
     try:
         for raw in bounded_lines(stream, limits.max_bytes):
@@ -190,12 +184,12 @@ def jsonl_holds_cases(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS) -> boo
 
 
 def _nests_deeper(raw: bytes, data: Any, limit: int) -> bool:
-    """`_json_depth(data, limit)` for data parsed from `raw`: every container of the data opens
+    """`nests_deeper(data, limit)` for data parsed from `raw`: every container of the data opens
     with a `{` or `[` of the text, so a line with no more of them than the limit is within it
     (the common case, decided without walking the data)."""
     if raw.count(b"{") + raw.count(b"[") <= limit:
         return False
-    return _json_depth(data, limit)
+    return nests_deeper(data, limit)
 
 
 def read_jsonl(stream: IO[bytes], path: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[Case]:
@@ -203,7 +197,7 @@ def read_jsonl(stream: IO[bytes], path: str, limits: Limits = DEFAULT_LIMITS) ->
     _, case_validator = _validators()
     is_valid = case_validator.is_valid
     max_bytes, max_depth = limits.max_bytes, limits.max_depth
-    from toolcontract.sources.files import LineTooLong, bounded_lines
+    from toolcontract.io.files import LineTooLong, bounded_lines
 
     lines = enumerate(bounded_lines(stream, max_bytes), 1)
     while True:

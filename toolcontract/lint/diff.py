@@ -31,8 +31,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from toolcontract.descriptor import ToolView
-from toolcontract.model import Effect, Finding
+from toolcontract.core.descriptor import ToolView
+from toolcontract.core.model import Effect, Finding
 
 _MISSING: Any = object()
 
