@@ -31,7 +31,7 @@ from toolcontract.core.limits import (
 from toolcontract.descriptor import ToolView
 from toolcontract.lint.context import ToolContext, context
 from toolcontract.lint.rule import Bad, Good, Hit, rule
-from toolcontract.lint.rules.schema import Node, Walk, resolve_ref
+from toolcontract.lint.schema_walk import Node, Walk, resolve_ref
 from toolcontract.model import Effect, Severity
 from toolcontract.surfaces import NAME_RULES, name_problem, surface_family
 from toolcontract.schema_tools import types_of
