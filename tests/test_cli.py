@@ -340,7 +340,7 @@ def test_rules_shows_one_rule(runner):
 
     rules = all_rules()
     if "TC403" not in rules:
-        pytest.skip("TC403 is not registered yet (toolcontract/lint/rules/schema.py)")
+        pytest.skip("TC403 is not registered yet (toolcontract/lint/rules/tc4_schema/)")
     rule = rules["TC403"]
     result = run(runner, "rules", "TC403", "--format", "text")
     assert result.exit_code == 0

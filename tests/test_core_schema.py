@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 
 from test_schema_fast_paths import ANY_KEYWORD_VALUES, OBJECT_SCHEMAS, SCHEMAS
 from toolcontract.core import schema as core
-from toolcontract.lint.rules import schema as rules
+from toolcontract.lint import schema_walk
 
 
 def test_the_table_is_the_2020_12_applicators_plus_the_older_ones():
@@ -66,6 +66,6 @@ def test_the_walk_stops_at_the_nesting_limit():
 def test_the_rules_walk_visits_the_same_subschemas_at_the_same_locations(schema):
     """The TC4xx walk (which also gathers base URIs and marks) reaches what the plain walk reaches."""
     plain = sorted((path, location) for _, path, location in core.walk(schema))
-    walked = rules.walk(schema, "args")
+    walked = schema_walk.walk(schema, "args")
     theirs = sorted((n.path, n.key if n.key[:1] == ("def",) else n.key[1:]) for n in walked.nodes)
     assert theirs == plain

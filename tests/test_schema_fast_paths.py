@@ -21,8 +21,9 @@ from hypothesis import strategies as st
 
 from conftest import corpus_dir, examples
 from toolcontract.core.descriptor import ToolView
+from toolcontract.lint import schema_walk
 from toolcontract.lint.context import context
-from toolcontract.lint.rules import schema as rules
+from toolcontract.lint.rules.tc4_schema import properties, tc406_example_invalid
 from toolcontract.core.schema.validation import (
     _META_FLAT,
     _flat_meta_validator,
@@ -31,6 +32,7 @@ from toolcontract.core.schema.validation import (
     compile_validator,
     instance_errors,
     is_valid_schema,
+    linear_pattern,
 )
 
 # ------------------------------------------------------------------ strategies
@@ -151,7 +153,7 @@ def _precondition(schema: dict) -> bool:
     """What TC406 checks before asking accepts: a valid schema, patterns for the linear engine."""
     if not is_valid_schema(schema):
         return False
-    return rules._patterns_linear(rules.walk(schema), schema)
+    return tc406_example_invalid._patterns_linear(schema_walk.walk(schema), schema)
 
 
 def _validator_says(schema: dict, instance: object) -> bool | None:
@@ -243,7 +245,7 @@ def test_format_is_an_annotation_for_the_compiled_validator() -> None:
 
 def _example_hits(schema: object, examples: list) -> list:
     tool = ToolView({"input_schema": schema, "examples": examples}, None, "")  # type: ignore[arg-type]
-    return [(h.path, h.message) for h in rules.example_invalid(context(tool))]
+    return [(h.path, h.message) for h in tc406_example_invalid.check(context(tool))]
 
 
 @pytest.mark.long
@@ -253,7 +255,7 @@ def _example_hits(schema: object, examples: list) -> list:
 def test_example_invalid_is_the_same_without_the_shortcut(schema: dict, examples: list, monkeypatch_session) -> None:
     fast = _example_hits(schema, examples)
     with monkeypatch_session.context() as patch:
-        patch.setattr(rules, "_examples_accepted", lambda ctx, schema, examples: False)
+        patch.setattr(tc406_example_invalid, "_examples_accepted", lambda ctx, schema, examples: False)
         slow = _example_hits(schema, examples)
     assert fast == slow
 
@@ -276,8 +278,8 @@ def test_the_shortcut_is_taken_for_the_bench_shape() -> None:
     }
     example = {"account_id": "acct_5521", "limit": 20, "locale": "en"}
     ctx = context(ToolView({"input_schema": schema}, None, ""))  # type: ignore[arg-type]
-    assert rules._examples_accepted(ctx, schema, [example])
-    assert not rules._examples_accepted(ctx, schema, [{**example, "limit": 0}])
+    assert tc406_example_invalid._examples_accepted(ctx, schema, [example])
+    assert not tc406_example_invalid._examples_accepted(ctx, schema, [{**example, "limit": 0}])
     assert _example_hits(schema, [{**example, "limit": 0}]) != []
 
 
@@ -286,10 +288,11 @@ def test_patterns_outside_known_keywords_are_found() -> None:
     a lookahead there makes compile_validator use the backtracking engine for every pattern."""
     schema = {"type": "object", "properties": {"a": {"type": "string", "pattern": "^a"}},
               "dependencies": {"a": {"properties": {"b": {"pattern": "(?=b)"}}}}}
-    assert not rules._patterns_linear(rules.walk(schema), schema)
+    assert not tc406_example_invalid._patterns_linear(schema_walk.walk(schema), schema)
     schema["dependencies"]["a"]["properties"]["b"]["pattern"] = "b"
-    assert rules._patterns_linear(rules.walk(schema), schema)
-    assert not rules._patterns_linear(rules.walk({"$defs": {"x": {}}, "$ref": "#/$defs/x"}), {"$ref": "#/$defs/x"})
+    assert tc406_example_invalid._patterns_linear(schema_walk.walk(schema), schema)
+    referring = {"$defs": {"x": {}}, "$ref": "#/$defs/x"}
+    assert not tc406_example_invalid._patterns_linear(schema_walk.walk(referring), {"$ref": "#/$defs/x"})
 
 
 # ------------------------------------------------------------------ the merged metaschema
@@ -408,42 +411,42 @@ def test_is_valid_schema_takes_only_valid_from_the_merged_metaschema() -> None:
 @settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schema=st.one_of(SCHEMAS, OBJECT_SCHEMAS, ANY_KEYWORD_VALUES))
 def test_walk_marks_and_index_are_a_scan_of_the_nodes(schema: dict) -> None:
-    w = rules.walk(schema)
-    for keyword in rules._MARKED:
+    w = schema_walk.walk(schema)
+    for keyword in schema_walk._MARKED:
         assert w.having(keyword) == [n for n in w.nodes if keyword in n.schema], keyword
     assert w.having("$ref", "pattern") == [n for n in w.nodes if "$ref" in n.schema or "pattern" in n.schema]
     index: dict = {}
     for i, node in enumerate(w.nodes):
         index.setdefault(id(node.schema), i)
     assert w.index == index
-    assert rules._declared_properties(w) == _declared_by_scan(w)
-    if not rules._mentions(schema, rules._OUTPUT_MARKS, 0):  # then an output_schema is not walked
-        assert not rules._OUTPUT_MARKS & w.marks.keys()
-    assert w.foreign == any(k not in rules._KNOWN_KEYWORDS and isinstance(v, (dict, list))
+    assert properties.declared_properties(w) == _declared_by_scan(w)
+    if not schema_walk.mentions(schema, schema_walk._OUTPUT_MARKS, 0):  # then an output_schema is not walked
+        assert not schema_walk._OUTPUT_MARKS & w.marks.keys()
+    assert w.foreign == any(k not in schema_walk._KNOWN_KEYWORDS and isinstance(v, (dict, list))
                             for n in w.nodes for k, v in n.schema.items())
-    assert rules._patterns_linear(w, schema) == _patterns_linear_by_scan(w, schema)
+    assert tc406_example_invalid._patterns_linear(w, schema) == _patterns_linear_by_scan(w, schema)
 
 
-def _patterns_linear_by_scan(w: rules.Walk, schema: dict) -> bool:
-    """rules._patterns_linear as it was before the walk noted foreign keywords: every node's keys."""
+def _patterns_linear_by_scan(w: schema_walk.Walk, schema: dict) -> bool:
+    """tc406_example_invalid._patterns_linear as it was before the walk noted foreign keywords: every node's keys."""
     if w.truncated or "$ref" in w.marks or "$dynamicRef" in w.marks:
         return False
     for node in w.nodes:
         for keyword, value in node.schema.items():
-            if keyword not in rules._KNOWN_KEYWORDS and isinstance(value, (dict, list)):
-                return rules._linear_everywhere(schema, 0)
+            if keyword not in schema_walk._KNOWN_KEYWORDS and isinstance(value, (dict, list)):
+                return tc406_example_invalid._linear_everywhere(schema, 0)
     for node in w.nodes:
         pattern = node.schema.get("pattern")
-        if "pattern" in node.schema and isinstance(pattern, str) and rules.linear_pattern(pattern) is None:
+        if "pattern" in node.schema and isinstance(pattern, str) and linear_pattern(pattern) is None:
             return False
         keys = node.schema.get("patternProperties")
-        if isinstance(keys, dict) and any(isinstance(k, str) and rules.linear_pattern(k) is None for k in keys):
+        if isinstance(keys, dict) and any(isinstance(k, str) and linear_pattern(k) is None for k in keys):
             return False
     return True
 
 
 def _mentions_by_recursion(value: object, keys: frozenset, depth: int) -> bool:
-    """rules._mentions as first written: one call per mapping and list."""
+    """schema_walk.mentions as first written: one call per mapping and list."""
     if depth > 200:
         return True
     if isinstance(value, dict):
@@ -467,18 +470,18 @@ def _nested(depth: int, inner: object) -> object:
                        st.builds(_nested, st.integers(190, 215), st.one_of(VALUES, ANY_KEYWORD_VALUES))),
        start=st.sampled_from([0, 1, 198, 199, 200, 201]))
 def test_mentions_is_the_recursive_scan(value: object, start: int) -> None:
-    for keys in (rules._OUTPUT_MARKS, frozenset(("type",)), frozenset(("a", "pattern"))):
-        assert rules._mentions(value, keys, start) == _mentions_by_recursion(value, keys, start)
+    for keys in (schema_walk._OUTPUT_MARKS, frozenset(("type",)), frozenset(("a", "pattern"))):
+        assert schema_walk.mentions(value, keys, start) == _mentions_by_recursion(value, keys, start)
 
 
-def _declared_by_scan(w: rules.Walk) -> list:
+def _declared_by_scan(w: schema_walk.Walk) -> list:
     """The declared properties as the rules found them before the walk kept marks."""
     found = []
     for index, node in enumerate(w.nodes):
         properties = node.schema.get("properties")
         if node.conditional or not isinstance(properties, dict):
             continue
-        outer = [a.schema.get("properties") for a in rules._in_place_ancestors(w, index)]
+        outer = [a.schema.get("properties") for a in schema_walk.in_place_ancestors(w, index)]
         for name, sub in properties.items():
             if any(isinstance(p, dict) and name in p for p in outer):
                 continue
@@ -489,9 +492,9 @@ def _declared_by_scan(w: rules.Walk) -> list:
 def test_declared_properties_skip_refinements() -> None:
     schema = {"type": "object", "properties": {"city": {"type": "string"}},
               "allOf": [{"properties": {"city": {"maxLength": 40}, "zip": {"type": "string"}}}]}
-    w = rules.walk(schema)
-    assert [name for _, name, _ in rules._declared_properties(w)] == ["city", "zip"]
-    assert rules._declared_properties(w) == _declared_by_scan(w)
+    w = schema_walk.walk(schema)
+    assert [name for _, name, _ in properties.declared_properties(w)] == ["city", "zip"]
+    assert properties.declared_properties(w) == _declared_by_scan(w)
 
 
 def _tool(data: dict) -> ToolView:
@@ -500,21 +503,21 @@ def _tool(data: dict) -> ToolView:
 
 def test_field_walks_are_the_tools_schemas_walked_once_by_its_context() -> None:
     tool = _tool({"input_schema": {"type": "object"}, "output_schema": True})
-    assert [(p, s) for p, s, _ in rules._field_walks(tool)] == list(rules.schema_fields(tool))
+    assert [(p, s) for p, s, _ in context(tool).field_walks()] == list(schema_walk.schema_fields(tool))
     second = {"type": "object", "properties": {"a": {"$ref": "#/nowhere"}}}
     tool = _tool({"input_schema": second, "output_schema": True})
-    assert [(p, s) for p, s, _ in rules._field_walks(tool)] == list(rules.schema_fields(tool))
-    assert rules._field_walks(tool)[0][2] is context(tool).walk(second)  # one walk for every rule
-    assert [n.path for n in context(tool).walk(second).nodes] == [n.path for n in rules.walk(second).nodes]
+    assert [(p, s) for p, s, _ in context(tool).field_walks()] == list(schema_walk.schema_fields(tool))
+    assert context(tool).field_walks()[0][2] is context(tool).walk(second)  # one walk for every rule
+    assert [n.path for n in context(tool).walk(second).nodes] == [n.path for n in schema_walk.walk(second).nodes]
     output = {"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}, "$defs": {"a": {}}}
     tool = _tool({"input_schema": second, "output_schema": output})
-    assert rules._field_walks(tool)[1][2] is context(tool).walk(output, "result")
+    assert context(tool).field_walks()[1][2] is context(tool).walk(output, "result")
     tool = _tool({"output_schema": {"type": "object", "properties": {"a": {"enum": [{"pattern": 1}]}}}})
-    assert rules._field_walks(tool)[0][2].nodes  # data counts too: the test is conservative
+    assert context(tool).field_walks()[0][2].nodes  # data counts too: the test is conservative
     tool = _tool({"output_schema": {"type": "object", "properties": {"a": {"type": "string"}}}})
-    assert rules._field_walks(tool)[0][2].nodes == []  # no keyword a rule reads: no walk
+    assert context(tool).field_walks()[0][2].nodes == []  # no keyword a rule reads: no walk
     tool = _tool({"input_schema": second, "semantic_rules": [{"if": {"required": ["a"]}, "then": False}]})
-    assert [(p, s) for p, s, _ in rules._field_walks(tool)] == list(rules.schema_fields(tool))
+    assert [(p, s) for p, s, _ in context(tool).field_walks()] == list(schema_walk.schema_fields(tool))
 
 
 def test_instance_errors_still_explain_a_failing_example() -> None:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from toolcontract.core.descriptor import ToolView
     from toolcontract.lint.suppression import Suppression
     from toolcontract.io.document import Document, LoadError
-    from toolcontract.lint.rules.schema import Walk
+    from toolcontract.lint.schema_walk import Walk
     from toolcontract.core.schema.validation import SchemaError
     from toolcontract.security.scan import ScanRun, ToolScan
 
@@ -63,20 +63,20 @@ class ToolContext:
         self._scan: ToolScan | None = None
 
     def walk(self, schema: Any, root: str = "args") -> "Walk":
-        """schema.walk(schema, root), once per schema object of this tool."""
+        """schema_walk.walk(schema, root), once per schema object of this tool."""
         key = (id(schema), root)
         found = self._walks.get(key)
         if found is None:
-            from toolcontract.lint.rules.schema import walk
+            from toolcontract.lint.schema_walk import walk
 
             found = self._walks[key] = (schema, walk(schema, root))
         return found[1]
 
     def field_walks(self) -> list:
-        """schema_fields(tool), each with its walk (see schema._field_walks)."""
+        """schema_fields(tool), each with its walk (see schema_walk.field_walks)."""
         fields = self._fields
         if fields is None:
-            from toolcontract.lint.rules.schema import field_walks
+            from toolcontract.lint.schema_walk import field_walks
 
             fields = self._fields = field_walks(self)
         return fields

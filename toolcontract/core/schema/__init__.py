@@ -1,7 +1,7 @@
 """JSON Schema once: the one table of the keywords that hold subschemas, and one walker.
 
 Pure: no I/O, no state. Every part of the package that needs to know where the subschemas of a
-schema are reads it here (the TC4xx walk in lint/rules/schema.py, the security surfaces, the
+schema are reads it here (the rules' walk in lint/schema_walk.py, the security surfaces, the
 portability rules, the provider readers, schema_tools); a walker that needs more than the plain
 walk (base URIs, marks) builds on this table and says why where it is.
 """

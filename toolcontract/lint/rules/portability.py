@@ -31,7 +31,7 @@ from toolcontract.core.limits import (
 from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import ToolContext, context
 from toolcontract.core.rule import Bad, Good, Hit, rule
-from toolcontract.lint.rules.schema import Node, Walk, resolve_ref
+from toolcontract.lint.schema_walk import Node, Walk, resolve_ref
 from toolcontract.core.model import Effect, Severity
 from toolcontract.core.surfaces import NAME_RULES, name_problem, surface_family
 from toolcontract.core.schema.validation import types_of
