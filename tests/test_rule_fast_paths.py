@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from conftest import BAD_DIR, GOOD_DIR, examples
 from toolcontract.core.descriptor import ToolView, model_description, name_words
 from toolcontract.lint.context import context
-from toolcontract.lint.rules.effects import annotation_contradiction
-from toolcontract.lint.rules.naming import GENERIC_WORDS, name_vague
+from toolcontract.lint.rules.tc1_naming import tc102_name_vague
+from toolcontract.lint.rules.tc1_naming.tc102_name_vague import GENERIC_WORDS
+from toolcontract.lint.rules.tc3_effects import tc302_annotation_contradiction
 from toolcontract.core.model import Effect
 from toolcontract.core.schema.validation import compile_validator
 from toolcontract.core.schema.bundled import load_schema
@@ -53,7 +54,7 @@ def _vague_reference(name: str) -> bool:
 @settings(max_examples=examples(500), deadline=None)
 @given(NAMES)
 def test_name_vague_decides_as_the_plain_reading(name):
-    assert bool(list(name_vague(context(_tool({"name": name}))))) == _vague_reference(name)
+    assert bool(list(tc102_name_vague.check(context(_tool({"name": name}))))) == _vague_reference(name)
 
 
 @given(st.one_of(st.text(max_size=20), st.sampled_from([e.value for e in Effect]), st.integers(), st.none()))
@@ -83,8 +84,8 @@ def test_annotation_contradictions_as_the_table_says():
         for read_only, destructive, open_world in itertools.product(values, repeat=3):
             notes = {k: v for k, v in (("readOnlyHint", read_only), ("destructiveHint", destructive),
                                        ("openWorldHint", open_world)) if v is not None}
-            hits = [(h.path, h.message) for h in annotation_contradiction(context(_tool({"effect": effect.value,
-                                                                                 "annotations": notes})))]
+            tool = _tool({"effect": effect.value, "annotations": notes})
+            hits = [(h.path, h.message) for h in tc302_annotation_contradiction.check(context(tool))]
             assert hits == _contradictions_reference(effect, notes), (effect, notes)
 
 
@@ -147,7 +148,7 @@ _VERSIONS = st.one_of(
 @settings(max_examples=examples(800), deadline=None)
 @given(_VERSIONS)
 def test_is_semver_decides_as_the_published_expression(version):
-    from toolcontract.lint.rules.naming import SEMVER_SOURCE, is_semver
+    from toolcontract.lint.rules.tc1_naming.tc103_version_missing import SEMVER_SOURCE, is_semver
 
     assert is_semver(version) == (re.match(SEMVER_SOURCE, version) is not None)
 
