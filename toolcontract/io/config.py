@@ -229,10 +229,14 @@ def _read_yaml(path: str, raw: bytes):
 
 @functools.cache
 def _validator():
-    from toolcontract.core.schema.validation import compile_validator
+    """python-jsonschema, not jsonschema-rs: a configuration is read once a run, a bad one stops the
+    run with one error, and `best_match` picks the error a person should see first (the deepest,
+    most specific one, not the first of an `anyOf`), which jsonschema-rs has no equivalent of."""
+    from jsonschema import Draft202012Validator
+
     from toolcontract.core.schema.bundled import load_schema
 
-    return compile_validator(load_schema("config.schema.json"))
+    return Draft202012Validator(load_schema("config.schema.json"))
 
 
 def config_from_data(data: Any, path: str, locate=lambda keys: (1, 1)) -> Config:
@@ -240,10 +244,14 @@ def config_from_data(data: Any, path: str, locate=lambda keys: (1, 1)) -> Config
         raise ConfigError(f"{path}:1:1: the configuration must be a table of keys, not {type(data).__name__}")
     normalised = {str(k).replace("_", "-"): v for k, v in data.items()}
     original = {str(k).replace("_", "-"): k for k in data}
-    for error in _validator().iter_errors(normalised):
-        keys = tuple(error.instance_path)
-        if error.schema_path and error.schema_path[-1] == "additionalProperties" and not keys:
-            name = error.kind.unexpected[0]
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_validator().iter_errors(normalised))
+    if error is not None:
+        keys = tuple(error.absolute_path)
+        if error.validator == "additionalProperties" and not keys:
+            known_keys = set(_validator_keys())
+            name = next(key for key in normalised if key not in known_keys)  # the first, in the file's order
             line, column = locate((original.get(name, name),))
             known = ", ".join(sorted(_validator_keys()))
             raise ConfigError(f"{path}:{line}:{column}: unknown key {original.get(name, name)!r} (known: {known})")
@@ -251,7 +259,8 @@ def config_from_data(data: Any, path: str, locate=lambda keys: (1, 1)) -> Config
             keys = (original.get(keys[0], keys[0]), *keys[1:])
         line, column = locate(keys)
         where = "/".join(str(k) for k in keys) or "the configuration"
-        raise ConfigError(f"{path}:{line}:{column}: {where}: {error.message}")
+        message = error.message if len(error.message) <= 300 else error.message[:297] + "..."
+        raise ConfigError(f"{path}:{line}:{column}: {where}: {message}")
     for key in ("include", "exclude"):
         for index, pattern in enumerate(normalised.get(key, ())):
             _check_glob(pattern, path, locate, (original.get(key, key), index))
