@@ -3,11 +3,11 @@
 
 TC517 (toolset-context-cost) estimates the tokens a tool list costs a model without a
 tokenizer: the bytes of each tool's model view (name, description and input schema as
-compact JSON, `toolcontract.lint.rules.toolset.model_view`) divided by one figure,
-`BYTES_PER_TOKEN`. This script measures that figure on the real tool lists of the shared
-corpus (GitHub's MCP server at HEAD, the 70 LiveMCPBench servers, tau-bench's airline and
-retail tools), read by toolcontract's own readers, so the bytes are exactly the bytes the
-rule counts.
+compact JSON, `model_view` in toolcontract.lint.rules.tc5_portability.tc517_toolset_context_cost)
+divided by one figure, `BYTES_PER_TOKEN`. This script measures that figure on the real tool
+lists of the shared corpus (GitHub's MCP server at HEAD, the 70 LiveMCPBench servers,
+tau-bench's airline and retail tools), read by toolcontract's own readers, so the bytes are
+exactly the bytes the rule counts.
 
 Tokenizers, all offline (no download at run time):
 - o200k_base (GPT-4o, GPT-4.1, o-series, GPT-5) and cl100k_base (GPT-4, GPT-3.5), run by
@@ -44,7 +44,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from toolcontract.lint.rules.toolset import BYTES_PER_TOKEN, estimate_tokens, model_view  # noqa: E402
+from toolcontract.lint.rules.tc5_portability.tc517_toolset_context_cost import (  # noqa: E402
+    BYTES_PER_TOKEN,
+    estimate_tokens,
+    model_view,
+)
 from toolcontract.io.document import load_bytes  # noqa: E402
 from toolcontract.io.reader import read_tools  # noqa: E402
 

@@ -18,7 +18,7 @@ from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import RunContext, ToolContext
 from toolcontract.lint.engine import Selection, all_rules, lint_text
 from toolcontract.core.rule import Bad, SURFACES
-from toolcontract.lint.rules.portability import pattern_feature
+from toolcontract.lint.rules.tc5_portability.tc507_strict_value_unsupported import pattern_feature
 from toolcontract.core.model import Severity
 
 # TC5xx rules that run on every lint, for no surface: the context cost of a tool list is no provider's limit
@@ -287,12 +287,19 @@ def test_mcp_annotations_for_pure_and_read_tools(effect, annotations, fires):
 
 
 def test_without_a_target_the_portability_rules_never_run(monkeypatch):
-    import toolcontract.lint.rules.portability as portability
+    import importlib
+    import pkgutil
+
+    import toolcontract.lint.rules.tc5_portability as family
 
     def boom(*args, **kwargs):
         raise AssertionError("a portability rule ran without --target")
 
-    monkeypatch.setattr(portability, "_input_schema", boom)
+    # every module of the family that reads a tool's input schema (the rules and their shared helpers)
+    for info in pkgutil.iter_modules(family.__path__):
+        module = importlib.import_module(f"{family.__name__}.{info.name}")
+        if hasattr(module, "input_schema"):
+            monkeypatch.setattr(module, "input_schema", boom)
     text = json.dumps({**HEAD, **schema(CITY)})
     lint_text(text, "d.json", Selection())
     with pytest.raises(Exception, match="a portability rule ran without --target"):  # an InternalError

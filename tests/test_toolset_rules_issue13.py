@@ -16,7 +16,7 @@ import pytest
 
 from conftest import REPO, corpus_dir
 from toolcontract.lint.engine import Selection, lint_files, lint_text
-from toolcontract.lint.rules.toolset import (
+from toolcontract.lint.rules.tc5_portability.tc517_toolset_context_cost import (
     BYTES_PER_TOKEN,
     DEFAULT_MAX_TOOLSET_TOKENS,
     compact_json,
