@@ -18,7 +18,7 @@ from toolcontract.assess import Registry, admit, assess
 from toolcontract.assess.envelope import Envelope, _error_content, _trail
 from toolcontract.assess.gates import GATES, MAX_ARGUMENT_DEPTH, Admission, Verdict, _PASSED, parse_arguments, prepare
 from toolcontract.core.model import Candidate, Case, Context, Gate, Observation, Outcome, Record
-from toolcontract.core.jsoncodec import nests_deeper
+from toolcontract.core.nesting import nests_deeper
 from toolcontract.io.fixtures import _nests_deeper, case_from_dict, jsonl_holds_cases
 
 json_values = st.recursive(

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from toolcontract.assess.registry import Registry, Tool
 from toolcontract.core.model import Candidate, Context, Gate, Outcome
-from toolcontract.core.jsoncodec import nests_deeper
+from toolcontract.core.nesting import nests_deeper
 from toolcontract.core.pointer import join_pointer, resolve_pointer
 
 

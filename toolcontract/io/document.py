@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import re
 
-from toolcontract.core.jsoncodec import nests_deeper
+from toolcontract.core.nesting import nests_deeper
 from toolcontract.core.pointer import escape_token, parent_pointer, resolve_pointer, split_pointer
 from toolcontract.core.records import FrozenRecord
 from toolcontract.io import fastyaml

@@ -16,7 +16,7 @@ from typing import IO, Any, Iterator
 from toolcontract.core import jsoncodec
 from toolcontract.assess.gates import as_id
 from toolcontract.core.model import Candidate, Case, Context, Observation, Record
-from toolcontract.core.jsoncodec import nests_deeper
+from toolcontract.core.nesting import nests_deeper
 from toolcontract.io.document import DEFAULT_LIMITS, Document, Limits, LoadError, load_bytes
 from toolcontract.core.pointer import join_pointer
 

@@ -360,7 +360,7 @@ def _jsonl_line(raw: bytes, number: int, path: str, limits: Limits) -> Any:
         raise FixtureError(path, number, exc.colno, f"JSON: {exc.msg}") from None
     except RecursionError:
         raise FixtureError(path, number, 1, f"nesting is deeper than {limits.max_depth} levels") from None
-    from toolcontract.core.jsoncodec import nests_deeper
+    from toolcontract.core.nesting import nests_deeper
 
     if nests_deeper(data, limits.max_depth):  # the limit every loaded document has (validators recurse)
         raise FixtureError(path, number, 1, f"nesting is deeper than {limits.max_depth} levels")
