@@ -29,7 +29,7 @@ def _run(rule, example):
     if example.before:
         from types import SimpleNamespace
 
-        from toolcontract.lint.rules.change import example_findings
+        from toolcontract.lint.rules.tc7_change.examples import example_findings
 
         return SimpleNamespace(findings=example_findings(rule.id, example.before, example.text))
     if rule.scope == "conversation":  # the example is a transcript: read it and run the conversation rules
