@@ -12,7 +12,9 @@ import pytest
 
 from conftest import EXPECTED_RULES, RULE_ID, lint
 from toolcontract.lint.engine import Selection, all_rules, lint_text
-from toolcontract.core.rule import Bad, Good
+from pathlib import Path
+
+from toolcontract.core.rule import SURFACES, Bad, Good
 
 RULES = all_rules()
 
@@ -28,8 +30,6 @@ def _run(rule, example):
     """Lint the example; a change rule's example is compared with its old version (`before`) instead."""
     if example.before:
         from types import SimpleNamespace
-
-        from toolcontract.lint.rules.change import example_findings
 
         return SimpleNamespace(findings=example_findings(rule.id, example.before, example.text))
     if rule.scope == "conversation":  # the example is a transcript: read it and run the conversation rules
@@ -96,6 +96,36 @@ def test_rule_is_documented(rule):
     if rule.scope in ("diff", "lock"):
         assert all(e.before for e in rule.examples), f"{rule.id}: a change rule's examples need `before`"
     assert callable(rule.check), f"{rule.id}: no check function"
+    assert set(rule.surfaces) <= set(SURFACES), f"{rule.id}: unknown surfaces"
+    if rule.scope == "set":
+        assert rule.reads, f"{rule.id}: a set rule names the fields it reads (`reads`)"
+    for example in rule.bad_examples:
+        assert example.column >= 1 and example.message, f"{rule.id}: a Bad example without its column and message"
+
+
+def test_every_rule_is_one_file_named_after_it():
+    """lint/rules/tcN_family/tcNNN_name.py (assess/rules/tcNNN_name.py for TC8xx): the file of each
+    id is named after the id and the rule's name, holds that rule alone, and nothing else is a tcNNN file."""
+    import importlib
+
+    from toolcontract.assess.rules import RULES as CONVERSATION
+    from toolcontract.lint.rules import RULES as LINT
+
+    families = {"0": "file", "1": "naming", "2": "documentation", "3": "effects", "4": "schema", "5": "portability",
+                "6": "security", "7": "change"}
+    tables = {**{i: f"toolcontract.lint.rules.{m}" for i, m in LINT.items()},
+              **{i: f"toolcontract.assess.rules.{m}" for i, m in CONVERSATION.items()}}
+    assert set(tables) == set(RULES)
+    for rule_id, module_name in tables.items():
+        stem = f"{rule_id.lower()}_{RULES[rule_id].name.replace('-', '_')}"
+        assert module_name.rsplit(".", 1)[-1] == stem, (rule_id, module_name)
+        if not rule_id.startswith("TC8"):
+            assert module_name.split(".")[-2] == f"tc{rule_id[2]}_{families[rule_id[2]]}", (rule_id, module_name)
+        module = importlib.import_module(module_name)
+        assert module.RULE.id == rule_id and callable(module.check)
+    root = Path(__file__).resolve().parents[1] / "toolcontract"
+    files = {p.stem for p in root.rglob("tc[0-9][0-9][0-9]_*.py")}
+    assert files == {name.rsplit(".", 1)[-1] for name in tables.values()}
 
 
 def test_rule_names_are_unique():
@@ -118,3 +148,24 @@ def test_default_severity_is_the_issues(rule_id):
 
 def test_all_rules_is_in_id_order():
     assert list(RULES) == sorted(RULES)
+
+
+def example_findings(rule_id: str, before: str, text: str, path: str = "descriptor.yaml"):
+    """Findings of one change rule on an example: `before` is the old version (diff rules)
+    or the file when it was locked (lock rules); `text` is the file now. The old version is
+    read as `before.yaml`, the lockfile as `toolcontract.lock`."""
+    from toolcontract.lint.diff import diff_findings, diff_tools
+    from toolcontract.lint.engine import Selection, all_rules
+    from toolcontract.lint.lock import compare_lock, entries_for, lock_findings, lock_text, parse_lock
+    from toolcontract.io.document import load_text
+    from toolcontract.io.reader import read_tools
+
+    selection = Selection(select=(rule_id,))
+    old = read_tools(load_text(before, "before.yaml")).tools
+    new = read_tools(load_text(text, path)).tools
+    if all_rules()[rule_id].scope == "diff":
+        return diff_findings(diff_tools(old, new), selection)
+    entries, _ = entries_for((tool, path) for tool in old)
+    lock_document = load_text(lock_text(entries), "toolcontract.lock")
+    drifts = compare_lock(parse_lock(lock_document.data), [(tool, path) for tool in new])
+    return lock_findings(drifts, lock_document, selection)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from conftest import examples
 from test_security_speed import ALL_TEXTS
-from toolcontract.lint.rules import security as rules
+from toolcontract.lint.rules.tc6_security import reports as rules
 from toolcontract.security import gates, surfaces, unicode
 
 # keywords of every role surfaces knows, and a few it does not

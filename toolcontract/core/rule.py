@@ -147,43 +147,8 @@ class Rule(Record):
         return tuple(e for e in self.examples if isinstance(e, Good))
 
 
-REGISTRY: dict[str, Rule] = {}
-
 # the provider surfaces portability rules speak for (`--target`)
 SURFACES = ("openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "mcp")
-
-
-def rule(
-    *,
-    id: str,
-    name: str,
-    summary: str,
-    rationale: str,
-    severity: Severity,
-    examples: tuple[Bad | Good, ...],
-    scope: str = "tool",
-    surfaces: tuple[str, ...] = (),
-    reads: tuple[str, ...] = (),
-    contract: bool = False,
-    once_per_copy: bool = False,
-) -> Callable:
-    """Register the decorated function as the check of a new rule."""
-
-    def register(check: Callable | None) -> Callable | None:
-        if id in REGISTRY:
-            raise ValueError(f"rule {id} registered twice")
-        unknown = set(surfaces) - set(SURFACES)
-        if unknown:
-            raise ValueError(f"rule {id}: unknown surfaces {sorted(unknown)}")
-        if scope == "set" and not reads:
-            raise ValueError(f"rule {id}: a set rule names the fields it reads (`reads`)")
-        REGISTRY[id] = Rule(id, name, summary, rationale, severity, examples, scope, check, tuple(surfaces),
-                            tuple(reads), contract, once_per_copy)
-        return check
-
-    return register
-
-
 
 
 def load_rules(package: str, table: Mapping[str, str], ids) -> dict[str, Rule]:
@@ -194,30 +159,7 @@ def load_rules(package: str, table: Mapping[str, str], ids) -> dict[str, Rule]:
         name = f"{package}.{table[rule_id]}"
         module = sys.modules.get(name)
         if module is None:
-            try:
-                __import__(name)  # not importlib.import_module: importlib imports `warnings` (~1 ms)
-            except ModuleNotFoundError as exc:  # TRANSITIONAL: a rule still in its family module
-                if exc.name != name:
-                    raise
-                found[rule_id] = _legacy(rule_id)
-                continue
+            __import__(name)  # not importlib.import_module: importlib imports `warnings` (~1 ms)
             module = sys.modules[name]
         found[rule_id] = module.RULE._replace(check=module.check)
     return found
-
-
-# TRANSITIONAL (removed once every rule has its file): the family modules that register rules
-_LEGACY = ("file", "naming", "documentation", "effects", "schema", "portability", "toolset", "security", "change")
-
-
-def _legacy(rule_id: str) -> Rule:
-    if rule_id not in REGISTRY:
-        for family in _LEGACY:
-            try:
-                __import__(f"toolcontract.lint.rules.{family}")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"toolcontract.lint.rules.{family}":
-                    raise
-        if rule_id not in REGISTRY:
-            __import__("toolcontract.assess.conversation")
-    return REGISTRY[rule_id]

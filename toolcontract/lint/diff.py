@@ -19,7 +19,7 @@ breaking both ways. Where a change has no safe direction (a `$ref`, a `pattern` 
 Each change also has an *area*: `schema` and `effect` changes alter the contract and
 need a version bump; `documentation` changes do not. The version bump between the
 two descriptors is classified by SemVer (Cargo's reading of 0.x: in 0.y.z, y is the
-major number; in 0.0.z, z is). The rules in `toolcontract.lint.rules.change` turn
+major number; in 0.0.z, z is). The rules in `toolcontract.lint.rules.tc7_change` turn
 changes and bumps into findings.
 """
 
