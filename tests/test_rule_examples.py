@@ -128,6 +128,14 @@ def test_every_rule_is_one_file_named_after_it():
     assert files == {name.rsplit(".", 1)[-1] for name in tables.values()}
 
 
+def test_the_set_rules_are_listed_as_such():
+    """SET_RULES (what a run whose files all come from the cache imports) names every rule of scope
+    "set" and no other."""
+    from toolcontract.lint.rules import SET_RULES
+
+    assert sorted(SET_RULES) == sorted(i for i, r in RULES.items() if r.scope == "set")
+
+
 def test_rule_names_are_unique():
     names = [r.name for r in RULES.values()]
     assert len(names) == len(set(names))

@@ -40,7 +40,7 @@ def lint_paths(
     from toolcontract.app.codes import split_codes
     from toolcontract.io.errors import InputError as UsageFailure
     from toolcontract.io.inputs import fetch_live, named_for, read_inputs, resolve_config
-    from toolcontract.lint.engine import Selection, SelectionError, all_rules, lint_files
+    from toolcontract.lint.engine import Selection, SelectionError, lint_files, rule_ids
     from toolcontract.core.model import Severity
     from toolcontract.io.document import DEFAULT_LIMITS
 
@@ -60,9 +60,9 @@ def lint_paths(
     )
     try:
         try:
-            selection.validate(all_rules(files_only=True))
+            selection.validate(rule_ids(files_only=True))
         except SelectionError:  # a code of a change or conversation rule (e.g. TC71 with --locked)
-            selection.validate(all_rules())
+            selection.validate(rule_ids())
     except SelectionError as exc:
         raise UsageFailure(f"toolcontract: {exc}") from None
     fail_on = fail_on or cfg.fail_on or "error"

@@ -151,15 +151,47 @@ class Rule(Record):
 SURFACES = ("openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "mcp")
 
 
+def _load(package: str, module_name: str) -> Rule:
+    name = f"{package}.{module_name}"
+    module = sys.modules.get(name)
+    if module is None:
+        __import__(name)  # not importlib.import_module: importlib imports `warnings` (~1 ms)
+        module = sys.modules[name]
+    return module.RULE._replace(check=module.check)
+
+
 def load_rules(package: str, table: Mapping[str, str], ids) -> dict[str, Rule]:
     """The rules of a rule table (rule id -> its module under `package`) named by `ids`, by id,
     each bound to its module's `check`; a module is imported the first time it is asked for."""
-    found = {}
-    for rule_id in ids:
-        name = f"{package}.{table[rule_id]}"
-        module = sys.modules.get(name)
-        if module is None:
-            __import__(name)  # not importlib.import_module: importlib imports `warnings` (~1 ms)
-            module = sys.modules[name]
-        found[rule_id] = module.RULE._replace(check=module.check)
-    return found
+    return {rule_id: _load(package, table[rule_id]) for rule_id in ids}
+
+
+class RuleTable(Mapping):
+    """The rules of a rule table named by `ids`, as a read-only mapping by id in the order of
+    `ids`, whose modules are imported when a rule is first looked up: the ids are known without
+    importing anything, so a run that needs few rules (a lint whose files all come from the cache)
+    imports only those. One table belongs to one run (it is filled as it is read)."""
+
+    def __init__(self, package: str, table: Mapping[str, str], ids):
+        self._package = package
+        self._table = table
+        self._ids = tuple(ids)
+        self._known = frozenset(self._ids)
+        self._loaded: dict[str, Rule] = {}
+
+    def __getitem__(self, rule_id: str) -> Rule:
+        rule = self._loaded.get(rule_id)
+        if rule is None:
+            if rule_id not in self._known:
+                raise KeyError(rule_id)
+            rule = self._loaded[rule_id] = _load(self._package, self._table[rule_id])
+        return rule
+
+    def __iter__(self):
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __repr__(self) -> str:
+        return f"RuleTable({self._package!r}, {len(self._ids)} rules, {len(self._loaded)} loaded)"

@@ -8,8 +8,8 @@ both, `lint --no-cache` turns it off. The folder holds a `.gitignore` of `*` and
 What: one file per settings, `<cache dir>/<toolcontract version>/<settings key>`, as ruff has one
 per package and settings. The settings key covers everything that decides a file's findings
 besides the file: the toolcontract version, the code and data of the package (its files' sizes
-and times, so an edited checkout is a new rule set), the Python version, the rule set (every
-rule's id, scope, severity and fields), the selection (select, ignore, severities, targets,
+and times, so an edited checkout is a new rule set), the Python version, the rule set (the rule
+table's ids; what each rule is, is its code), the selection (select, ignore, severities, targets,
 contracts level, rule options), the input format, the read limits, the fields the set rules read,
 and the working directory (paths in findings are as given). Per-file ignores are not in it: they
 are applied to the findings after the cache, every run.
@@ -97,11 +97,11 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def rule_set_key(rules: dict) -> tuple:
-    """What of the rules decides findings besides their code: id, name, scope, default severity,
-    surfaces, fields read, contract and once-per-copy flags, of every rule."""
-    return tuple((r.id, r.name, r.scope, int(r.severity), tuple(r.surfaces), tuple(r.reads), bool(r.contract),
-                  bool(r.once_per_copy)) for r in rules.values())
+def rule_set_key(rules) -> tuple:
+    """The rule set: the ids of the rule table (a rule added or removed is another rule set). What
+    each rule is (name, scope, severity, fields read) is its code, which code_fingerprint covers, so
+    the key is made without importing a rule."""
+    return tuple(rules)
 
 
 def settings_key(plan, cwd: str | None = None) -> str:

@@ -35,6 +35,18 @@ def all_rules(files_only: bool = False) -> dict[str, Rule]:
     return dict(sorted(rules.items()))
 
 
+def rule_ids(files_only: bool = False) -> tuple[str, ...]:
+    """The ids of all_rules, in id order, read from the rule tables without importing a rule."""
+    from toolcontract.lint.rules import CHANGE_PREFIX, RULES
+
+    ids = [i for i in RULES if not (files_only and i.startswith(CHANGE_PREFIX))]
+    if not files_only:
+        from toolcontract.assess.rules import RULES as CONVERSATION_RULES
+
+        ids.extend(CONVERSATION_RULES)
+    return tuple(sorted(ids))
+
+
 # ------------------------------------------------------------------ selection
 
 
@@ -70,7 +82,8 @@ class Selection(Record):
     def ignored_in(self, path: str, rule_id: str) -> bool:
         return any(rule_id.startswith(code) for code in self.per_file_ignores.get(path, ()))
 
-    def validate(self, rules: dict[str, Rule]) -> None:
+    def validate(self, rules: Iterable[str]) -> None:
+        """Refuse unknown targets and codes that match none of `rules` (rule ids, or rules by id)."""
         for target in self.targets:
             if target not in SURFACES:
                 raise SelectionError(f"unknown target {target!r} (expected any of {', '.join(SURFACES)})")
@@ -269,21 +282,20 @@ class Chunk(MutableRecord):
 
 
 class _Plan(MutableRecord):
-    """The rules of one lint run, sorted by scope, and how to run them on a list of files."""
+    """The rules of one lint run, sorted by scope, and how to run them on a list of files.
 
-    __slots__ = ("selection", "rules", "doc_rules", "tool_rules", "list_rules", "set_rules", "input_format",
-                 "overlays", "limits", "walked", "current", "run", "tool_limit")
+    The rules are imported when first needed: the set rules (toolcontract.lint.rules.SET_RULES) for
+    every run, the others when a file is linted, so a run whose files all come from the cache imports
+    only the set rules (and TC009 where a suppression comment is)."""
 
-    def __init__(self, selection: Selection, rules: dict[str, Rule], doc_rules: list[Rule],
-                 tool_rules: list[tuple[Rule, tuple[str, ...]]], list_rules: list[tuple[Rule, tuple[str, ...]]],
-                 set_rules: list[Rule], input_format: str | None,
-                 overlays: Mapping[str, tuple[str, bytes | LoadError]] | None, limits: Limits,
-                 walked: AbstractSet[str] = frozenset(), current: str | None = None):
+    __slots__ = ("selection", "rules", "set_rules", "input_format", "overlays", "limits", "walked", "current", "run",
+                 "tool_limit", "_scoped")
+
+    def __init__(self, selection: Selection, rules: Mapping[str, Rule], set_rules: list[Rule],
+                 input_format: str | None, overlays: Mapping[str, tuple[str, bytes | LoadError]] | None,
+                 limits: Limits, walked: AbstractSet[str] = frozenset(), current: str | None = None):
         self.selection = selection
         self.rules = rules
-        self.doc_rules = doc_rules
-        self.tool_rules = tool_rules
-        self.list_rules = list_rules
         self.set_rules = set_rules
         self.input_format = input_format
         self.overlays = overlays
@@ -292,21 +304,43 @@ class _Plan(MutableRecord):
         self.current = current  # the file being linted (what an InternalError names)
         self.run = RunContext()  # what the rules of this run share across tools (lint.context)
         self.tool_limit = selection.enabled("TC003")  # per-tool rules see at most max-tools-checked tools
+        self._scoped: tuple | None = None
 
     @classmethod
     def of(cls, selection: Selection, input_format: str | None, overlays, limits: Limits,
            walked: AbstractSet[str] = frozenset()) -> "_Plan":
-        rules = all_rules(files_only=True)
-        active = [r for r in rules.values() if selection.enabled(r.id)]
-        active = [r for r in active if not r.surfaces or selection.surfaces_for(r)]
-        return cls(
-            selection, rules,
-            doc_rules=[r for r in active if r.scope == "document"],
-            tool_rules=[(r, selection.surfaces_for(r)) for r in active if r.scope == "tool"],
-            list_rules=[(r, selection.surfaces_for(r)) for r in active if r.scope == "list"],
-            set_rules=[r for r in active if r.scope == "set"],
-            input_format=input_format, overlays=overlays, limits=limits, walked=walked,
-        )
+        from toolcontract.lint.rules import SET_RULES, lint_table
+
+        rules = lint_table(files_only=True)
+        set_rules = [rules[i] for i in SET_RULES if selection.enabled(i)]
+        set_rules = [r for r in set_rules if not r.surfaces or selection.surfaces_for(r)]
+        return cls(selection, rules, set_rules, input_format=input_format, overlays=overlays, limits=limits,
+                   walked=walked)
+
+    def _by_scope(self) -> tuple:
+        """The active document, tool and list rules (with the surfaces each checks), loaded on first use."""
+        if self._scoped is None:
+            selection = self.selection
+            active = [r for i, r in self.rules.items() if selection.enabled(i)]
+            active = [r for r in active if not r.surfaces or selection.surfaces_for(r)]
+            self._scoped = (
+                [r for r in active if r.scope == "document"],
+                [(r, selection.surfaces_for(r)) for r in active if r.scope == "tool"],
+                [(r, selection.surfaces_for(r)) for r in active if r.scope == "list"],
+            )
+        return self._scoped
+
+    @property
+    def doc_rules(self) -> list[Rule]:
+        return self._by_scope()[0]
+
+    @property
+    def tool_rules(self) -> list[tuple[Rule, tuple[str, ...]]]:
+        return self._by_scope()[1]
+
+    @property
+    def list_rules(self) -> list[tuple[Rule, tuple[str, ...]]]:
+        return self._by_scope()[2]
 
     @property
     def set_fields(self) -> tuple[str, ...]:
@@ -323,6 +357,7 @@ class _Plan(MutableRecord):
         selection, limits, overlays, walked = self.selection, self.limits, self.overlays, self.walked
         rules = self.rules
         parse_rule, duplicate_rule, structure_rule = rules["TC000"], rules["TC001"], rules["TC002"]
+        doc_rules, tool_rules, list_rules = self._by_scope()
         findings: list[Finding] = []
         unread: list[Finding] = []
         skipped: list[str] = []
@@ -383,7 +418,7 @@ class _Plan(MutableRecord):
             structure = unread if unplaced else findings if selection.enabled(structure_rule.id) else None
             if read.format == "native":
                 document_ctx = DocumentContext(document, selection.options)
-                for r in self.doc_rules:
+                for r in doc_rules:
                     if r is structure_rule:
                         continue
                     for hit in r.check(document_ctx):
@@ -411,7 +446,7 @@ class _Plan(MutableRecord):
                 level = tool.contracts
                 cap = Severity.WARNING if level == "entry" else None
                 ctx = tool.context
-                for r, surfaces in self.tool_rules:
+                for r, surfaces in tool_rules:
                     if r.contract and (level == "none" or level == "listed"):
                         continue
                     ctx.surfaces = surfaces
@@ -424,7 +459,7 @@ class _Plan(MutableRecord):
                             findings.append(finding)
             if copies:
                 findings.extend(_once_per_copy(copies, document))
-            if tools and self.list_rules:
+            if tools and list_rules:
                 findings.extend(self._list_findings(tools, document))
             for tool in tools:
                 tool.context = None  # the file is done: its walks and scans go with it

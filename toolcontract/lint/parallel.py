@@ -47,6 +47,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # below this many files the pool costs more than it saves (see default_jobs)
 MIN_FILES = 300
+# the files are cut into this many runs per process, shared out as the processes get free (lint_each)
+RUNS_PER_PROCESS = 8
 
 
 def can_fork() -> bool:
@@ -123,29 +125,38 @@ def lint_each(files: list, plan: "_Plan", jobs: int, known: Mapping[str, bytes])
     from concurrent.futures import ProcessPoolExecutor
 
     items: list = [plan.lint_chunk(files[:1])]  # warms lazy tables before the workers are forked
-    runs = _split(files[1:], jobs)
-    if len(runs) < 2:
-        return items + [plan.lint_chunk([file]) for file in runs[0]]
-    workers = _workers_room(len(runs) - 1)
-    if workers < len(runs) - 1:  # --jobs past the open-file limit: as many runs as there is room for workers
-        runs = _split(files[1:], workers + 1)
+    workers = _workers_room(jobs - 1)
+    if workers < 1:  # --jobs past the open-file limit: no room for a worker
+        return items + [plan.lint_chunk([file]) for file in files[1:]]
+    # more runs than processes, taken from both ends: the workers from the head (each kept two runs
+    # ahead), this process from the tail, so the processes finish together however their speeds differ
+    runs = _split(files[1:], min(len(files) - 1, (workers + 1) * RUNS_PER_PROCESS))
     if len(runs) < 2:
         return items + [plan.lint_chunk([file]) for run in runs for file in run]
+    workers = min(workers, len(runs) - 1)
     task = (plan.selection, plan.input_format, plan.overlays, plan.limits, plan.walked, plan.set_fields,
             frozenset(known))
-    futures = []
     try:
-        pool = ProcessPoolExecutor(max_workers=len(runs) - 1, mp_context=multiprocessing.get_context("fork"))
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
     except (OSError, ValueError):  # no processes to be had: lint here
         return items + [plan.lint_chunk([file]) for run in runs for file in run]
+    sent: list = []  # a future per run of the head, None where the pool could not take it
+    here: list[list] = []  # the chunks of the runs of the tail, last run first
+    head, tail = 0, len(runs)
     with pool:
-        for run in runs[1:]:
-            try:
-                futures.append(pool.submit(_lint_run, task, run))
-            except Exception:  # noqa: BLE001 - a pool that broke (a worker died early): this run is linted here
-                futures.append(None)
-        items.extend(plan.lint_chunk([file]) for file in runs[0])
-        for future, run in zip(futures, runs[1:]):
+        while head < tail:
+            waiting = sum(1 for future in sent if future is not None and not future.done())
+            while waiting < 2 * workers and head < tail:
+                try:
+                    sent.append(pool.submit(_lint_run, task, runs[head]))
+                except Exception:  # noqa: BLE001 - a pool that broke (a worker died early): linted here, below
+                    sent.append(None)
+                head += 1
+                waiting += 1
+            if head < tail:
+                tail -= 1
+                here.append([plan.lint_chunk([file]) for file in runs[tail]])
+        for future, run in zip(sent, runs):
             packed = None
             if future is not None:
                 try:
@@ -156,6 +167,8 @@ def lint_each(files: list, plan: "_Plan", jobs: int, known: Mapping[str, bytes])
                 items.extend(plan.lint_chunk([file]) for file in run)
             else:
                 items.extend(packed)
+    for chunks in reversed(here):
+        items.extend(chunks)
     return items
 
 

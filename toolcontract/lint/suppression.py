@@ -132,16 +132,18 @@ def suppress(findings, documents, selection, rules, unread_paths=frozenset()):
     by_path: dict[str, list] = {}
     for finding in findings:
         by_path.setdefault(finding.path, []).append(finding)
-    unused_rule = rules["TC009"]
-    report_unused = selection.enabled(unused_rule.id)
-    enabled = [rule.id for rule in rules.values()
-               if selection.enabled(rule.id) and (not rule.surfaces or selection.surfaces_for(rule))]
-    # selected rules that run only for targets, and which of them ran
-    targeted = [(rule.id, bool(selection.surfaces_for(rule))) for rule in rules.values()
-                if rule.surfaces and selection.enabled(rule.id)]
+    report_unused = selection.enabled("TC009")
+    evidence: list = []  # the enabled rules and the targeted ones, read from `rules` at the first comment
 
     def ran(code: str) -> bool:
-        return _evidence(code, enabled, targeted)
+        if not evidence:
+            enabled = [rule.id for rule in rules.values()
+                       if selection.enabled(rule.id) and (not rule.surfaces or selection.surfaces_for(rule))]
+            # selected rules that run only for targets, and which of them ran
+            targeted = [(rule.id, bool(selection.surfaces_for(rule))) for rule in rules.values()
+                        if rule.surfaces and selection.enabled(rule.id)]
+            evidence.append((enabled, targeted))
+        return _evidence(code, *evidence[0])
 
     result = []
     for path in set(by_path) | set(documents):
@@ -158,6 +160,7 @@ def suppress(findings, documents, selection, rules, unread_paths=frozenset()):
         result.extend(kept)
         if not report_unused or path in unread_paths:
             continue
+        unused_rule = rules["TC009"]
         for hit in unused_rule.check(SuppressionContext(path, suppressions, ran)):
             line, column = hit.position
             result.append(Finding(path, line, column, unused_rule.id, unused_rule.name,

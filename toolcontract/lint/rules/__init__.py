@@ -10,7 +10,7 @@ conversation rules (TC8xx, toolcontract.assess.rules) but assess and the rule ca
 
 from __future__ import annotations
 
-from toolcontract.core.rule import Rule, load_rules
+from toolcontract.core.rule import Rule, RuleTable, load_rules
 
 # rule id -> its module, under this package, in id order
 RULES: dict[str, str] = {
@@ -89,9 +89,17 @@ RULES: dict[str, str] = {
 }
 # the rules `diff` and `lint --locked` run (scopes "diff" and "lock"), not `lint` on files
 CHANGE_PREFIX = "TC7"
+# the rules of scope "set" (they read every tool of the run), named here so that a run whose files
+# all come from the lint cache imports these and no other rule; a test checks it against RULE.scope
+SET_RULES = ("TC104",)
 
 
 def lint_rules(files_only: bool = False) -> dict[str, Rule]:
     """The rules of this table: those lint runs on files, or (files_only=False) with the change rules."""
     ids = [i for i in RULES if not (files_only and i.startswith(CHANGE_PREFIX))]
     return load_rules(__name__, RULES, ids)
+
+
+def lint_table(files_only: bool = False) -> RuleTable:
+    """The rules of lint_rules, as a table that imports each rule's module when it is first asked for."""
+    return RuleTable(__name__, RULES, [i for i in RULES if not (files_only and i.startswith(CHANGE_PREFIX))])
