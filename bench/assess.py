@@ -132,8 +132,8 @@ def run_once(cmd: list[str], out_path: Path) -> tuple[float, int, float]:
 def shape_gate_cost(n: int = 200_000) -> float:
     """Microseconds per call of the shape gate with a compiled validator (in-process)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from toolcontract.assess.gates import prepare, shape_gate
-    from toolcontract.assess.registry import Registry
+    from toolcontract.assessment.gates import prepare, shape_gate
+    from toolcontract.assessment.registry import Registry
     from toolcontract.core.model import Candidate, Context
 
     registry = Registry.from_descriptors(TOOLS)

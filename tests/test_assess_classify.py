@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from toolcontract.assess import Registry, admit, assess, classify
-from toolcontract.assess.classify import TASK_ACCEPTANCE, effective_sent
+from toolcontract.assessment import Registry, admit, assess, classify
+from toolcontract.assessment.classify import TASK_ACCEPTANCE, effective_sent
 from toolcontract.core.model import Candidate, Case, Context, EffectState, Gate, NextStep, Observation, Outcome, Record
 
 NOW = "2026-11-29T10:00:00Z"

@@ -16,7 +16,7 @@ from functools import cache
 import pytest
 
 from conftest import corpus_dir
-from toolcontract.assess import Registry, assess
+from toolcontract.assessment import Registry, assess
 from toolcontract.core.model import Candidate, Case, Context, Gate, Outcome
 
 BFCL = corpus_dir() / "bfcl"

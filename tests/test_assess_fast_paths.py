@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from conftest import REPO, examples, run_cli
 from toolcontract.core import jsoncodec
-from toolcontract.assess import Registry, admit, assess
-from toolcontract.assess.envelope import Envelope, _error_content, _trail
-from toolcontract.assess.gates import GATES, MAX_ARGUMENT_DEPTH, Admission, Verdict, _PASSED, parse_arguments, prepare
+from toolcontract.assessment import Registry, admit, assess
+from toolcontract.assessment.envelope import Envelope, _error_content, _trail
+from toolcontract.assessment.gates import GATES, MAX_ARGUMENT_DEPTH, Admission, Verdict, _PASSED, parse_arguments, prepare
 from toolcontract.core.model import Candidate, Case, Context, Gate, Observation, Outcome, Record
 from toolcontract.core.nesting import nests_deeper
 from toolcontract.io.fixtures import _nests_deeper, case_from_dict, jsonl_holds_cases

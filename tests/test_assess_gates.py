@@ -10,8 +10,8 @@ import socket
 
 import pytest
 
-from toolcontract.assess import Registry, admit
-from toolcontract.assess.gates import (
+from toolcontract.assessment import Registry, admit
+from toolcontract.assessment.gates import (
     GATES,
     approval_gate,
     approval_problem,

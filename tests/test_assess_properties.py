@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from conftest import examples
-from toolcontract.assess import Registry, assess
-from toolcontract.assess.classify import TASK_ACCEPTANCE
+from toolcontract.assessment import Registry, assess
+from toolcontract.assessment.classify import TASK_ACCEPTANCE
 from toolcontract.core.model import Candidate, Case, Context, EffectState, Gate, NextStep, Observation, Outcome, Record
 
 ALL = ["pure", "read", "reversible_write", "irreversible_write", "open_world"]
@@ -266,7 +266,7 @@ def check_promises(case: Case):
 @given(st.sampled_from(NAMES), arguments(), contexts)
 def test_admission_alone_is_total(name, args, context):
     """A harness calls admit() before running anything: it must answer for any input."""
-    from toolcontract.assess import admit
+    from toolcontract.assessment import admit
 
     admission = admit(Candidate("c1", name, args), REGISTRY, context)
     assert admission.outcome in ADMISSION_OUTCOMES

@@ -17,7 +17,7 @@ import yaml
 from conftest import (EXPECTED_RULES, TEXT_LINE, TEXT_MORE, TEXT_SUMMARY, TEXT_TALLY, UNSAFE_OUTPUT, corpus_dir, has_module,
                       render)
 from toolcontract.lint.engine import LintResult, lint_files
-from toolcontract.io.document import DEFAULT_LIMITS, Document, load_bytes
+from toolcontract.io.document import DEFAULT_LIMITS, load_bytes
 from toolcontract.core.pointer import join_pointer, resolve_pointer
 
 CORPUS = corpus_dir()

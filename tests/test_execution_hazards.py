@@ -8,11 +8,12 @@ import json
 import pytest
 
 from conftest import REPO, run_cli
-from toolcontract.assess.conversation import Options
-from toolcontract.core.model import Context, Outcome
+from toolcontract.assessment.conversation import Options
+from toolcontract.core.model import Outcome
 from toolcontract.io import transcripts as T
 from toolcontract.io.document import load_text
-from toolcontract.io.transcripts import TranscriptAssessor, context_from_mapping
+from toolcontract.assessment.transcripts import TranscriptAssessor
+from toolcontract.io.transcripts import context_from_mapping
 
 REFUND = {"name": "refund_payment", "description": "Refund a payment.",
           "inputSchema": {"type": "object", "properties": {"payment_id": {"type": "string"}, "amount": {"type": "number"}}},

@@ -33,7 +33,7 @@ def test_every_exported_name_resolves():
 
 
 def test_assess_is_callable_even_after_the_subpackage_is_imported():
-    import toolcontract.assess.gates  # binds the subpackage as toolcontract.assess
+    import toolcontract.assessment.gates  # binds the subpackage as toolcontract.assessment (not toolcontract.assess)
 
     from toolcontract import Candidate, Case, Registry, assess
 
@@ -42,9 +42,9 @@ def test_assess_is_callable_even_after_the_subpackage_is_imported():
 
 
 def test_the_assess_subpackage_and_its_names_stay_reachable_after_its_modules_load():
-    import toolcontract.assess.classify  # noqa: F401 - binds the submodule `classify` on the package first
-    import toolcontract.assess.envelope as envelope
-    from toolcontract.assess import Registry, classify, gates
+    import toolcontract.assessment.classify  # noqa: F401 - binds the submodule `classify` on the package first
+    import toolcontract.assessment.envelope as envelope
+    from toolcontract.assessment import Registry, classify, gates
 
     assert callable(classify) and gates.admit is toolcontract.admit
     case = toolcontract.Case("c", toolcontract.Candidate("1", "nope", {}))

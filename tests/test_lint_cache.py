@@ -20,7 +20,6 @@ from conftest import BAD_DIR, GOOD_DIR, REPO, lint_outputs
 from toolcontract.io import cache as cache_module
 from toolcontract.io.cache import CACHE_DIR_NAME, LintCache, cache_directory
 from toolcontract.io.config import Config, load_config
-from toolcontract.lint import engine
 from toolcontract.lint.engine import Selection, lint_files
 from toolcontract.core.model import Severity
 

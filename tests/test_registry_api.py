@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
 
 from conftest import REPO
-from toolcontract import Candidate, Case, Context, Record, Registry, admit, assess
+from toolcontract import Candidate, Case, Record, Registry, admit, assess
 from toolcontract.core.model import Effect, Outcome
 
 PROVIDERS = REPO / "fixtures" / "providers" / "good"

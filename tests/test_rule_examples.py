@@ -35,7 +35,7 @@ def _run(rule, example):
     if rule.scope == "conversation":  # the example is a transcript: read it and run the conversation rules
         from types import SimpleNamespace
 
-        from toolcontract.io.transcripts import check_text
+        from toolcontract.app.assess import check_text
 
         return SimpleNamespace(findings=check_text(example.text, select=(rule.id,)))
     if example.options:  # a threshold's example: linted with the setting it names
@@ -108,13 +108,13 @@ def test_every_rule_is_one_file_named_after_it():
     id is named after the id and the rule's name, holds that rule alone, and nothing else is a tcNNN file."""
     import importlib
 
-    from toolcontract.assess.rules import RULES as CONVERSATION
+    from toolcontract.assessment.rules import RULES as CONVERSATION
     from toolcontract.lint.rules import RULES as LINT
 
     families = {"0": "file", "1": "naming", "2": "documentation", "3": "effects", "4": "schema", "5": "portability",
                 "6": "security", "7": "change"}
     tables = {**{i: f"toolcontract.lint.rules.{m}" for i, m in LINT.items()},
-              **{i: f"toolcontract.assess.rules.{m}" for i, m in CONVERSATION.items()}}
+              **{i: f"toolcontract.assessment.rules.{m}" for i, m in CONVERSATION.items()}}
     assert set(tables) == set(RULES)
     for rule_id, module_name in tables.items():
         stem = f"{rule_id.lower()}_{RULES[rule_id].name.replace('-', '_')}"

@@ -16,12 +16,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, assert_one_line_error, examples
-from toolcontract.assess.conversation import OTEL_GENAI, check
-from toolcontract.assess.registry import Registry
+from toolcontract.assessment.conversation import OTEL_GENAI, check
+from toolcontract.assessment.registry import Registry
 from toolcontract.cli import app
 from toolcontract.core.model import Candidate, Context
 from toolcontract.io import traces as TR
 from toolcontract.io import transcripts as T
+from toolcontract.assessment.transcripts import TranscriptAssessor
+from toolcontract.assessment.conversation import analyse
 from toolcontract.io.document import load_bytes, load_text
 from toolcontract.io.fixtures import FixtureError
 
@@ -275,7 +277,7 @@ def test_missing_arguments_with_a_context_are_refused_at_parse_fail_closed(runne
     (case,) = assess_json(runner, path, "--tools", TOOLS, "--context", CONTEXT)["cases"]
     assert case["outcome"] == "blocked" and case["gate"] == "parse"  # ran, though nothing shows what it ran with
     assert "the arguments are unknown" in " ".join(case["reasons"])
-    from toolcontract.assess.gates import admit, admit_from_evidence
+    from toolcontract.assessment.gates import admit, admit_from_evidence
 
     registry = Registry.from_descriptors([{"name": "f", "effect": "read", "input_schema": {"type": "object"}}])
     unknown = Candidate("c1", "f", None, arguments_known=False)
@@ -367,11 +369,11 @@ def test_traces_are_conversations_and_rounds_follow_inference_spans():
              tool_span(7, trace_id=other), tool_span(8, trace_id=other, start=7)]  # 8 overlaps 7: one round
     first, second = read(document(*spans))
     assert (first.id, second.id) == ("trace1", "trace2")
-    assert [len(t.calls) for t in T.analyse(first).rounds] == [2, 1]
-    assert [len(t.calls) for t in T.analyse(second).rounds] == [2]
+    assert [len(t.calls) for t in analyse(first).rounds] == [2, 1]
+    assert [len(t.calls) for t in analyse(second).rounds] == [2]
     sequential = [tool_span(n, start=10 * n) for n in range(1, 4)]
     (conversation,) = read(document(*sequential))
-    assert len(T.analyse(conversation).rounds) == 3
+    assert len(analyse(conversation).rounds) == 3
 
 
 def test_duplicate_call_ids_and_retry_loops_are_found(runner, tmp_path):
@@ -511,5 +513,5 @@ def test_any_value_in_any_place_is_read_or_reported_never_raised(place, junk):
         target[place] = junk
     for conversation in read(document(target, tool_span(2), chat)):
         check(conversation)
-        envelopes, _ = T.TranscriptAssessor().assess(conversation)
+        envelopes, _ = TranscriptAssessor().assess(conversation)
         assert all(e.correlation_id for e in envelopes)

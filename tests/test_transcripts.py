@@ -15,15 +15,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import EXPECTED_RULES, REPO, UNSAFE_OUTPUT, assert_one_line_error, examples
-from toolcontract.assess import Registry
-from toolcontract.assess.conversation import (
+from toolcontract.assessment import Registry
+from toolcontract.assessment.conversation import (
     ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, Options, analyse, canonical_arguments, check, conversation_rules,
     failed, near_same, Result,
 )
 from toolcontract.cli import app
 from toolcontract.lint.engine import all_rules
-from toolcontract.core.model import Candidate, Context, Outcome, Severity
+from toolcontract.core.model import Candidate, Outcome, Severity
 from toolcontract.io import transcripts as T
+from toolcontract.assessment.transcripts import TranscriptAssessor
 from toolcontract.io.document import load_bytes, load_text
 from toolcontract.core.pointer import resolve_pointer
 from toolcontract.io.fixtures import FixtureError
@@ -47,7 +48,7 @@ def conversations(path: Path) -> list:
 
 def findings(path: Path, **options) -> list:
     """The conversation findings `assess` gives (its calls assessed too: TC811 and TC813 need their outcomes)."""
-    assessor = T.TranscriptAssessor(options=Options(**options))
+    assessor = TranscriptAssessor(options=Options(**options))
     return [f for c in conversations(path) for f in assessor.assess(c)[1].findings]
 
 
@@ -343,7 +344,7 @@ def _descriptors() -> list[dict]:
 
 def test_every_call_becomes_a_case_with_its_record():
     (conversation,) = conversations(GOOD / "anthropic_request.json")
-    assessor = T.TranscriptAssessor()
+    assessor = TranscriptAssessor()
     analysis = analyse(conversation)
     cases = list(assessor.cases(conversation, analysis, assessor.registry_for(conversation)))
     assert [c.id for c in cases] == ["conv1/msg1/toolu_01", "conv1/msg1/toolu_02", "conv1/msg3/toolu_03",
@@ -362,7 +363,7 @@ def test_every_call_becomes_a_case_with_its_record():
 
 def test_no_result_no_record():
     (conversation,) = conversations(BAD / "TC801-call-unanswered.json")
-    envelopes, report = T.TranscriptAssessor(_descriptors(), T.context_from_mapping(
+    envelopes, report = TranscriptAssessor(_descriptors(), T.context_from_mapping(
         {"environment": {"allows": ["read"]}})).assess(conversation)
     assert [e.outcome for e in envelopes] == [Outcome.SUCCEEDED, Outcome.ALLOWED]  # admitted, never executed
     assert report.unanswered == 1 and report.calls == 2
@@ -371,10 +372,10 @@ def test_no_result_no_record():
 def test_transcript_tools_are_the_worst_case_and_tools_option_wins():
     (conversation,) = conversations(GOOD / "openai_chat_request.json")
     context = T.context_from_mapping({"environment": {"allows": ["read", "reversible_write"]}})
-    envelopes, _ = T.TranscriptAssessor([], context).assess(conversation)
+    envelopes, _ = TranscriptAssessor([], context).assess(conversation)
     # no effect class in a provider tool list: consequential, and no environment can allow it
     assert {(e.outcome, e.gate.value) for e in envelopes} == {(Outcome.BLOCKED, "environment")}
-    envelopes, _ = T.TranscriptAssessor(_descriptors(), context).assess(conversation)
+    envelopes, _ = TranscriptAssessor(_descriptors(), context).assess(conversation)
     # --tools carries the effect classes: reads succeed; the write ran without the approval it needs
     assert [(e.outcome, e.gate and e.gate.value) for e in envelopes] == [
         (Outcome.SUCCEEDED, None), (Outcome.SUCCEEDED, None), (Outcome.BLOCKED, "approval")]
@@ -389,11 +390,11 @@ def test_with_tools_and_context_the_gates_and_classification_apply_unchanged():
     }
     for name, outcomes in expected.items():
         (conversation,) = conversations(GOOD / name)
-        envelopes, report = T.TranscriptAssessor(_descriptors(), context).assess(conversation)
+        envelopes, report = TranscriptAssessor(_descriptors(), context).assess(conversation)
         assert [e.outcome.value for e in envelopes] == outcomes, name
         assert all(e.correlation_id == e.case_id.rsplit("/", 1)[1] for e in envelopes)
         assert report.by_outcome == {o: outcomes.count(o) for o in outcomes}
-    failed_one = T.TranscriptAssessor(_descriptors(), context).assess(conversations(GOOD / "anthropic_request.json")[0])[0][2]
+    failed_one = TranscriptAssessor(_descriptors(), context).assess(conversations(GOOD / "anthropic_request.json")[0])[0][2]
     assert failed_one.effect.value == "unverified" and failed_one.next_step.value == "read_back"
 
 
@@ -568,7 +569,7 @@ MESSAGE = st.fixed_dictionaries({"role": ROLE}, optional={
 def test_arbitrary_transcripts_never_crash(data):
     text = json.dumps(data, indent=1)
     document = load_text(text, "t.json")
-    assessor = T.TranscriptAssessor([], T.context_from_mapping({"environment": {"allows": ["read"]}}))
+    assessor = TranscriptAssessor([], T.context_from_mapping({"environment": {"allows": ["read"]}}))
     for conversation in T.read_document(document):
         envelopes, report = assessor.assess(conversation)
         assert len(envelopes) == report.calls == len(list(conversation.calls))

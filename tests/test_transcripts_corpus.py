@@ -26,10 +26,11 @@ from functools import cache
 import pytest
 
 from conftest import corpus_dir
-from toolcontract.assess.conversation import check
+from toolcontract.assessment.conversation import check
 from toolcontract.cli import app
 from toolcontract.core.model import Outcome
 from toolcontract.io import transcripts as T
+from toolcontract.assessment.transcripts import TranscriptAssessor
 from toolcontract.io.document import load_bytes
 
 TRANSCRIPTS = corpus_dir() / "transcripts"
@@ -57,7 +58,7 @@ def raw(path) -> dict:
 def run(path, with_tools: bool = False):
     """(conversations, envelopes by conversation id, findings) of one corpus file."""
     document = load_bytes(path.read_bytes(), str(path))
-    assessor = T.TranscriptAssessor(tau_descriptors() if with_tools else (), T.context_from_mapping(
+    assessor = TranscriptAssessor(tau_descriptors() if with_tools else (), T.context_from_mapping(
         {"environment": {"id": "corpus", "allows": ["pure", "read"]}}))
     conversations, envelopes, findings = [], {}, []
     for conversation in T.read_document(document):

@@ -15,14 +15,14 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "admit": "toolcontract.assess.gates",
-    "Admission": "toolcontract.assess.gates",
-    "assess": "toolcontract.assess.envelope",
-    "Envelope": "toolcontract.assess.envelope",
-    "classify": "toolcontract.assess.classify",
+    "admit": "toolcontract.assessment.gates",
+    "Admission": "toolcontract.assessment.gates",
+    "assess": "toolcontract.assessment.envelope",
+    "Envelope": "toolcontract.assessment.envelope",
+    "classify": "toolcontract.assessment.classify",
     "Registry": "toolcontract.io.registries",
-    "Tool": "toolcontract.assess.registry",
-    "compile_tool": "toolcontract.assess.registry",
+    "Tool": "toolcontract.assessment.registry",
+    "compile_tool": "toolcontract.assessment.registry",
     "Candidate": "toolcontract.core.model",
     "Context": "toolcontract.core.model",
     "Record": "toolcontract.core.model",

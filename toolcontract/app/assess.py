@@ -69,15 +69,15 @@ class AssessJob:
         self.current: Optional[str] = None  # the file being assessed
 
     def run_transcripts(self, reporter, conversations) -> bool:
-        from toolcontract.io import transcripts
+        from toolcontract.assessment.conversation import Options
+        from toolcontract.assessment.transcripts import TranscriptAssessor
 
         if self.assessor is None:
-            self.assessor = transcripts.TranscriptAssessor(self.shared, self.transcript_context,
-                                                           transcripts.Options(max_rounds=self.max_rounds))
-        return transcripts.run(conversations, self.assessor, reporter, self.failing, self.threshold)
+            self.assessor = TranscriptAssessor(self.shared, self.transcript_context, Options(max_rounds=self.max_rounds))
+        return run_conversations(conversations, self.assessor, reporter, self.failing, self.threshold)
 
     def registry_for(self, extra: list[str]):
-        from toolcontract.assess.registry import Registry
+        from toolcontract.assessment.registry import Registry
         from toolcontract.io.inputs import load_descriptor_dicts
 
         key = tuple(extra)
@@ -91,7 +91,7 @@ class AssessJob:
     def run(self, reporter) -> bool:
         """Assess every file into `reporter` (begin_file, case, conversation, end_file; never finish).
         Raises FixtureError, OSError or InputError for a file it cannot read, after the cases before it."""
-        from toolcontract.assess.envelope import assess as assess_case
+        from toolcontract.assessment.envelope import assess as assess_case
         from toolcontract.io.inputs import read_fixture
         from toolcontract.io.document import DEFAULT_LIMITS
         from toolcontract.io.fixtures import FixtureError, jsonl_holds_cases, read_fixture_bytes, read_jsonl
@@ -214,3 +214,39 @@ def _listed(values) -> list[str]:
     if values is None:
         return []
     return [values] if isinstance(values, str) else list(values)
+
+
+def run_conversations(conversations, assessor, reporter, failing: Iterable[str] = (), threshold=None) -> bool:
+    """Assess conversations with `assessor` (toolcontract.assessment.transcripts.TranscriptAssessor) and
+    stream the envelopes and conversation reports to an assess reporter; True when the run must exit 1:
+    a `--fail-on` outcome, or a finding at or above `threshold` (a Severity; default error)."""
+    from toolcontract.core.model import Severity
+
+    threshold = Severity.ERROR if threshold is None else threshold
+    failing = {f.upper() for f in failing}
+    reporter.finding_threshold = threshold
+    failed = False
+    for conversation in conversations:
+        envelopes, summary = assessor.assess(conversation)
+        for envelope in envelopes:
+            failed |= not envelope.expect_met or envelope.outcome.value.upper() in failing
+            reporter.case(envelope)
+        worst = summary.worst()
+        failed |= worst is not None and worst >= threshold
+        reporter.conversation(summary)
+    return failed
+
+
+def check_text(text: str, path: str = "transcript.json", options=None, select: Iterable[str] | None = None) -> list:
+    """Conversation findings of a transcript given as text (rule examples, tests)."""
+    from toolcontract.assessment.conversation import Options
+    from toolcontract.assessment.transcripts import TranscriptAssessor
+    from toolcontract.io.document import load_text
+    from toolcontract.io.transcripts import read_document
+
+    document = load_text(text, path)
+    assessor = TranscriptAssessor(options=Options() if options is None else options, select=select)  # the calls assessed, as `assess` does
+    findings = []
+    for conversation in read_document(document):
+        findings.extend(assessor.assess(conversation)[1].findings)
+    return sorted(findings)

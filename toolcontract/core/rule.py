@@ -88,7 +88,7 @@ class Rule(Record):
     "list" (ListContext: the tools of one tool list, a file or a live server, with its overlay),
     "set" (SetContext: every tool of the run), "suppression" (SuppressionContext: TC009);
     "diff" and "lock" are change rules (DiffContext, LockContext), run by `diff` and `--locked`,
-    and "conversation" rules are run by assess (toolcontract.assess.conversation).
+    and "conversation" rules are run by assess (toolcontract.assessment.conversation).
     `surfaces`: for portability rules, the surfaces (see SURFACES) the rule speaks for; such a
     rule runs only when `--target` names one of them, with those named in `ctx.surfaces`.
     `reads`: for set rules, the descriptor fields (native names, scalars) their check reads of

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Iterator
 
 from toolcontract.core import jsoncodec
-from toolcontract.assess.gates import as_id
+from toolcontract.assessment.gates import as_id
 from toolcontract.core.model import Candidate, Case, Context, Observation, Record
 from toolcontract.core.nesting import nests_deeper
 from toolcontract.io.document import DEFAULT_LIMITS, Document, Limits, LoadError, load_bytes

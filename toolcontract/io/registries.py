@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from toolcontract.assess.registry import Registry as _Registry
+from toolcontract.assessment.registry import Registry as _Registry
 
 
 class Registry(_Registry):

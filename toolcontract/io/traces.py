@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Iterator
 
 from toolcontract.core import jsoncodec
-from toolcontract.assess.conversation import OTEL_GENAI, Call, Conversation, Message, Result
+from toolcontract.assessment.conversation import OTEL_GENAI, Call, Conversation, Message, Result
 from toolcontract.core.model import Record
 from toolcontract.io.document import DEFAULT_LIMITS, Document, Limits, LoadError, load_bytes
 from toolcontract.io.fixtures import FixtureError

@@ -20,7 +20,7 @@ from toolcontract.io.document import DEFAULT_LIMITS, Document, Limits, LoadError
 
 def all_rules(files_only: bool = False) -> dict[str, Rule]:
     """Every rule, by id, in id order, from the rule tables (toolcontract.lint.rules.RULES and,
-    for the conversation rules, toolcontract.assess.rules.RULES).
+    for the conversation rules, toolcontract.assessment.rules.RULES).
 
     `files_only`: just the rules `lint` runs on files, without importing the change and
     conversation rules.
@@ -29,7 +29,7 @@ def all_rules(files_only: bool = False) -> dict[str, Rule]:
 
     rules = lint_rules(files_only)
     if not files_only:
-        from toolcontract.assess.rules import conversation_rules
+        from toolcontract.assessment.rules import conversation_rules
 
         rules.update(conversation_rules())
     return dict(sorted(rules.items()))
@@ -41,7 +41,7 @@ def rule_ids(files_only: bool = False) -> tuple[str, ...]:
 
     ids = [i for i in RULES if not (files_only and i.startswith(CHANGE_PREFIX))]
     if not files_only:
-        from toolcontract.assess.rules import RULES as CONVERSATION_RULES
+        from toolcontract.assessment.rules import RULES as CONVERSATION_RULES
 
         ids.extend(CONVERSATION_RULES)
     return tuple(sorted(ids))

@@ -140,7 +140,7 @@ class AssessReport(AssessReporter):
             out.write("  </testsuite>\n")
         if error is not None:
             out.write('  <testsuite name="toolcontract assess: input" tests="1" failures="0" errors="1">\n'
-                      '    <testcase classname="toolcontract.assess" name="read fixtures">\n'
+                      '    <testcase classname="toolcontract.assessment" name="read fixtures">\n'
                       f'      <error message={quoteattr(printable(error))} />\n'
                       "    </testcase>\n  </testsuite>\n")
         out.write("</testsuites>\n")

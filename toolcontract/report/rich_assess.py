@@ -15,7 +15,7 @@ from typing import TextIO
 from rich.console import Console
 from rich.text import Text
 
-from toolcontract.assess.classify import TASK_ACCEPTANCE
+from toolcontract.assessment.classify import TASK_ACCEPTANCE
 from toolcontract.core.model import GATE_ORDER, Outcome, Severity
 from toolcontract.report.common import AssessReporter, evidence_notes, expectation_note, line_start, printable
 from toolcontract.report.rich import SEVERITY_STYLE, SEVERITY_WIDTH, _severity_counts

@@ -5,7 +5,7 @@ and one function `check(ctx) -> Iterator[Hit]` (what `ctx` holds depends on the 
 toolcontract.lint.context). `RULES` below is the table of every rule lint, diff and lock run: a
 new rule is a new file and a new line here, nothing else. Modules are imported when asked for:
 `lint` imports the rules it runs on files, never the change rules (TC7xx), and nothing imports the
-conversation rules (TC8xx, toolcontract.assess.rules) but assess and the rule catalogue.
+conversation rules (TC8xx, toolcontract.assessment.rules) but assess and the rule catalogue.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from toolcontract.assess.conversation import (
+from toolcontract.assessment.conversation import (
     ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, OTEL_GENAI, Call, Conversation, ConversationHit, Result,
 )
 

@@ -4,7 +4,7 @@ when the calls were assessed)."""
 
 from __future__ import annotations
 
-from toolcontract.assess.conversation import Analysis, Call, Result, Turn
+from toolcontract.assessment.conversation import Analysis, Call, Result, Turn
 from toolcontract.core.model import Outcome
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
-from toolcontract.assess.conversation import ConversationContext, ConversationHit
-from toolcontract.assess.rules.examples import lines
-from toolcontract.assess.rules.hits import name_of, result_hit
+from toolcontract.assessment.conversation import ConversationContext, ConversationHit
+from toolcontract.assessment.rules.examples import lines
+from toolcontract.assessment.rules.hits import name_of, result_hit
 from toolcontract.core.rule import Bad, Good, Rule
 from toolcontract.core.model import Severity
 
@@ -52,7 +52,7 @@ def check(ctx: ConversationContext) -> Iterator[ConversationHit]:
     analysis = ctx.analysis
     if not analysis.envelopes:
         return
-    from toolcontract.assess.classify import OUTPUT_MISMATCH
+    from toolcontract.assessment.classify import OUTPUT_MISMATCH
 
     for call, envelope in analysis.envelopes.items():
         result = analysis.answer(call)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from toolcontract.assess.conversation import DEFAULT_MAX_ROUNDS, ConversationContext, ConversationHit
-from toolcontract.assess.rules.examples import USER, assistant, lines, res, use, user
-from toolcontract.assess.rules.hits import call_hit
+from toolcontract.assessment.conversation import DEFAULT_MAX_ROUNDS, ConversationContext, ConversationHit
+from toolcontract.assessment.rules.examples import USER, assistant, lines, res, use, user
+from toolcontract.assessment.rules.hits import call_hit
 from toolcontract.core.rule import Bad, Good, Rule
 from toolcontract.core.model import Severity
 

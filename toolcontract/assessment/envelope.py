@@ -13,9 +13,9 @@ import operator
 from dataclasses import dataclass
 from typing import Any
 
-from toolcontract.assess.classify import Classification, classify
-from toolcontract.assess.gates import _PASSED, GATES, Admission, admit, admit_from_evidence, as_id
-from toolcontract.assess.registry import Registry
+from toolcontract.assessment.classify import Classification, classify
+from toolcontract.assessment.gates import _PASSED, GATES, Admission, admit, admit_from_evidence, as_id
+from toolcontract.assessment.registry import Registry
 from toolcontract.core.model import Case, EffectState, Gate, NextStep, Outcome
 
 MODEL_VIEW_LIMIT = 4000  # characters of a return shown to the model

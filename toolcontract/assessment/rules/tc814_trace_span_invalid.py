@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from toolcontract.assess.conversation import ConversationContext, ConversationHit
+from toolcontract.assessment.conversation import ConversationContext, ConversationHit
 from toolcontract.core.rule import Bad, Good, Rule
 from toolcontract.core.model import Severity
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from toolcontract.assess.conversation import Call, ConversationContext, ConversationHit, failed, retry_streaks
-from toolcontract.assess.rules.answers import effect_unknown
-from toolcontract.assess.rules.examples import USER, assistant, lines, res, use, user
-from toolcontract.assess.rules.hits import call_hit, name_of
+from toolcontract.assessment.conversation import Call, ConversationContext, ConversationHit, failed, retry_streaks
+from toolcontract.assessment.rules.answers import effect_unknown
+from toolcontract.assessment.rules.examples import USER, assistant, lines, res, use, user
+from toolcontract.assessment.rules.hits import call_hit, name_of
 from toolcontract.core.rule import Bad, Good, Rule
 from toolcontract.core.model import Severity
 

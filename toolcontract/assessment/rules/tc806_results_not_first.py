@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from toolcontract.assess.conversation import ANTHROPIC, ConversationContext, ConversationHit
-from toolcontract.assess.rules.examples import USER, assistant, lines, res, use
-from toolcontract.assess.rules.hits import result_hit
+from toolcontract.assessment.conversation import ANTHROPIC, ConversationContext, ConversationHit
+from toolcontract.assessment.rules.examples import USER, assistant, lines, res, use
+from toolcontract.assessment.rules.hits import result_hit
 from toolcontract.core.rule import Bad, Good, Rule
 from toolcontract.core.model import Severity
 

@@ -1,7 +1,7 @@
 """The conversation rules (TC8xx), one file each, run by assess on transcripts and traces.
 
 Each file holds `RULE` (toolcontract.core.rule.Rule, scope "conversation") and `check(ctx)`
-(ctx: toolcontract.assess.conversation.ConversationContext), as the lint rules do; `RULES` is
+(ctx: toolcontract.assessment.conversation.ConversationContext), as the lint rules do; `RULES` is
 their table.
 """
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from toolcontract.assess.conversation import RETRY_LIMIT, ConversationContext, ConversationHit, retry_streaks
-from toolcontract.assess.rules.examples import USER, assistant, lines, res, use, user
-from toolcontract.assess.rules.hits import call_hit, name_of
+from toolcontract.assessment.conversation import RETRY_LIMIT, ConversationContext, ConversationHit, retry_streaks
+from toolcontract.assessment.rules.examples import USER, assistant, lines, res, use, user
+from toolcontract.assessment.rules.hits import call_hit, name_of
 from toolcontract.core.rule import Bad, Good, Rule
 from toolcontract.core.model import Severity
 

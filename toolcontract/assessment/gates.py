@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable
 
-from toolcontract.assess.registry import Registry, Tool
+from toolcontract.assessment.registry import Registry, Tool
 from toolcontract.core.model import Candidate, Context, Gate, Outcome
 from toolcontract.core.nesting import nests_deeper
 from toolcontract.core.pointer import join_pointer, resolve_pointer

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from toolcontract.assess.conversation import ANTHROPIC, ConversationContext, ConversationHit
-from toolcontract.assess.rules.answers import answered
-from toolcontract.assess.rules.examples import USER, assistant, lines, res, use, user
-from toolcontract.assess.rules.hits import result_hit
+from toolcontract.assessment.conversation import ANTHROPIC, ConversationContext, ConversationHit
+from toolcontract.assessment.rules.answers import answered
+from toolcontract.assessment.rules.examples import USER, assistant, lines, res, use, user
+from toolcontract.assessment.rules.hits import result_hit
 from toolcontract.core.rule import Bad, Good, Rule
 from toolcontract.core.model import Severity
 

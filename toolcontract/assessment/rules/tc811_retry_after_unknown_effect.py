@@ -6,10 +6,10 @@ from __future__ import annotations
 import bisect
 from typing import Any, Iterator
 
-from toolcontract.assess.conversation import ConversationContext, ConversationHit
-from toolcontract.assess.rules.answers import effect_unknown
-from toolcontract.assess.rules.examples import assistant, lines, res, user
-from toolcontract.assess.rules.hits import call_hit, name_of
+from toolcontract.assessment.conversation import ConversationContext, ConversationHit
+from toolcontract.assessment.rules.answers import effect_unknown
+from toolcontract.assessment.rules.examples import assistant, lines, res, user
+from toolcontract.assessment.rules.hits import call_hit, name_of
 from toolcontract.core.rule import Bad, Good, Rule
 from toolcontract.core.model import Severity
 
@@ -130,7 +130,7 @@ def _target_id(arguments: Any, tool: Any) -> str | None:
     call names none)."""
     if tool is None or "id" not in tool.target:
         return None
-    from toolcontract.assess.gates import as_id
+    from toolcontract.assessment.gates import as_id
     from toolcontract.core.pointer import resolve_pointer
 
     found, value = resolve_pointer(arguments, tool.target["id"])

@@ -3,7 +3,7 @@ a recorded tool-calling conversation must keep.
 
 The readers in `toolcontract.io.transcripts` turn Anthropic Messages, OpenAI Chat
 and OpenAI Responses transcripts into the provider-neutral `Conversation` below; the
-rules (one file each, in `toolcontract.assess.rules`) only look at that and at its
+rules (one file each, in `toolcontract.assessment.rules`) only look at that and at its
 `Analysis`. Pure: no files, no clock, no terminal. Positions come from the
 conversation's own `locate` (the reader's already loaded document).
 
@@ -191,7 +191,7 @@ class Analysis:
         None when unknown or not a JSON object."""
         parsed = self._arguments.get(call)
         if parsed is None:
-            from toolcontract.assess.gates import parse_arguments
+            from toolcontract.assessment.gates import parse_arguments
 
             parsed = self._arguments[call] = parse_arguments(call.arguments) if call.arguments_known else (None, None)
         return parsed[0]
@@ -479,7 +479,7 @@ class ConversationFinding:
 
 def conversation_rules() -> list:
     """The conversation-scope rules, in id order."""
-    from toolcontract.assess.rules import conversation_rules as table
+    from toolcontract.assessment.rules import conversation_rules as table
 
     return list(table().values())
 

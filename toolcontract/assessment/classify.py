@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from toolcontract.assess.gates import GATES, Admission, as_id
+from toolcontract.assessment.gates import GATES, Admission, as_id
 from toolcontract.core.model import EffectState, Gate, NextStep, Observation, Outcome, Record
 
 TASK_ACCEPTANCE = "task acceptance"
