@@ -37,6 +37,16 @@ class OneLineErrors(TyperGroup):
     """Click prints usage blocks for bad flags; we print one line and exit 2."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        for command in self.commands.values():
+            for param in command.params:
+                if param.param_type_name == "argument":
+                    # the metavar says what the argument is; Typer would add its annotation, `<list[str]>`
+                    param.display_type_rich = lambda ctx: None
+                elif param.metavar is None and not param.is_flag:  # an option not built from the table
+                    described = getattr(param, "type_descriptor", None)
+                    choices = [getattr(c, "value", c) for c in described.choices or ()] \
+                        if described is not None and described.is_choice else []
+                    param.metavar = f"[{'|'.join(map(str, choices))}]" if choices else param.name.upper()
         parent_main = super().main
         code = exit_code(lambda: _click_errors_to_exit(lambda: parent_main(args, prog_name, complete_var,
                                                                           standalone_mode=False, **extra)))
@@ -67,6 +77,7 @@ app = typer.Typer(
     cls=OneLineErrors,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # click's plain help: flags without a metavar, choices as [a|b|c], no <str>
     no_args_is_help=True,
     help="Lint LLM tool-calling contracts and assess recorded tool calls. Offline and deterministic.",
 )
@@ -110,17 +121,27 @@ def typer_check(check: Callable):
 mcp_timeout_seconds = typer_check(options.mcp_timeout)
 
 
+def help_metavar(option: options.Option) -> str:
+    """What --help shows after an option: nothing for a flag (it takes no value: `--exit-zero true`
+    is a flag and a path), the choices as `[a|b|c]`, else the declared name (never Typer's `<str>`)."""
+    if option.kind == "flag":
+        return ""
+    if option.kind == "choice":
+        return f"[{'|'.join(option.choices)}]"
+    return option.metavar or {"count": "N", "seconds": "SECONDS"}.get(option.kind, "TEXT")
+
+
 def typer_option(option: options.Option):
     """The `typer.Option` of a declared option (the default of a command function's parameter)."""
-    return typer.Option(option.default, *option.flags, help=option.help, metavar=option.metavar, min=option.minimum,
-                        callback=typer_check(option.check) if option.check is not None else None)
+    return typer.Option(option.default, *option.flags, help=option.help, metavar=help_metavar(option),
+                        min=option.minimum, callback=typer_check(option.check) if option.check is not None else None)
 
 
 def _typer_parameter(option: options.Option, enums: dict) -> inspect.Parameter:
     """One parameter of a command function, declared for Typer as the table declares it."""
     if option.kind == "paths":
         annotation = List[str] if option.required else Optional[List[str]]
-        default = typer.Argument(... if option.required else None, help=option.help)
+        default = typer.Argument(... if option.required else None, help=option.help, metavar="PATHS")
     else:
         annotation = {"flag": bool, "count": int, "seconds": float,
                       "text": List[str] if option.multiple else str,
@@ -161,7 +182,7 @@ lint = table_command(options.LINT, lambda: run_lint,
 
 @app.command()
 def rules(
-    rule_id: Optional[str] = typer.Argument(None, metavar="[RULE]", help="A rule id (TC403) or name (additional-properties-open)."),
+    rule_id: Optional[str] = typer.Argument(None, metavar="RULE", help="A rule id (TC403), a family (TC4, TC8) or a name (additional-properties-open)."),
     output_format: Optional[Format] = typer.Option(None, "--format", help=options.formats_help(RULES_FORMATS)),
 ) -> None:
     """List every rule, or show one rule's summary, rationale and examples."""
@@ -194,7 +215,7 @@ class ConvertTarget(str, Enum):
 
 @app.command("convert")
 def convert_command(
-    path: Optional[str] = typer.Argument(None, metavar="[IN]", help="A tool file in any format lint reads ('-' reads stdin); a provider file's contract overlay (X.contract.yaml beside X.json) is merged in, as lint does."),
+    path: Optional[str] = typer.Argument(None, metavar="IN", help="A tool file in any format lint reads ('-' reads stdin); a provider file's contract overlay (X.contract.yaml beside X.json) is merged in, as lint does."),
     to: ConvertTarget = typer.Option(ConvertTarget.mcp, "--to", help="The format to write."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT", help="Write here (replaced whole, never in part) instead of stdout. For --to native, a .yaml/.yml name gets YAML."),
     input_format: Optional[str] = typer.Option(None, "--input-format", help="Read IN in this format instead of detecting it."),
