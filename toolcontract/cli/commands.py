@@ -195,9 +195,18 @@ def rules(
         render_rules(list(catalog.values()), sys.stdout, fmt)
         return
     chosen = catalog.get(rule_id.upper()) or next((r for r in catalog.values() if r.name == rule_id.lower()), None)
-    if chosen is None:
-        raise click_errors.UsageError(f"no rule {rule_id!r}: `toolcontract rules` lists them")
-    render_rule(chosen, sys.stdout, fmt)
+    if chosen is not None:
+        render_rule(chosen, sys.stdout, fmt)
+        return
+    family = [r for r in catalog.values() if r.id.startswith(rule_id.upper())] if rule_id.upper().startswith("TC") \
+        else []
+    if family:  # a prefix (TC8, TC40): the rules of that family, as the whole list is shown
+        render_rules(family, sys.stdout, fmt)
+        return
+    from toolcontract.lint.engine import did_you_mean
+
+    raise click_errors.UsageError(f"no rule {rule_id!r}{did_you_mean(rule_id) or ''} "
+                                  "(`toolcontract rules` lists them)")
 
 
 assess = table_command(options.ASSESS, _run_assess,
