@@ -230,12 +230,15 @@ def convert_command(
     input_format: Optional[str] = typer.Option(None, "--input-format", help="Read IN in this format instead of detecting it."),
     mcp_stdio: Optional[str] = typer.Option(None, "--mcp-stdio", metavar="COMMAND", help="Instead of IN: start this MCP server over stdio and convert the tools it lists (it never calls one)."),
     timeout: Optional[float] = typer.Option(None, "--mcp-timeout", metavar="SECONDS", callback=mcp_timeout_seconds, help="Seconds the MCP server gets to start and list its tools (with --mcp-stdio; default 20)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list what the target cannot hold."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="List what the target cannot hold field by field, each with why."),
 ) -> None:
     """Write tools in another format (MCP, OpenAI Chat or Responses, Anthropic, Gemini, toolcontract).
 
-    Whatever the target cannot express is a warning on stderr, one line each, never part of the output.
+    Whatever the target cannot express is a warning on stderr, one line per tool naming the fields
+    (field by field with -v, none with -q), never part of the output.
     """
-    from toolcontract.convert import convert, render, unread_fields
+    from toolcontract.convert import LABELS, convert, render, unread_fields
     from toolcontract.report.common import line_start, printable
 
     if (path is None) == (mcp_stdio is None):
@@ -274,10 +277,24 @@ def convert_command(
     shown = line_start(printable(label))
     for note in notes:
         sys.stderr.write(line_start(printable(note)) + "\n")
-    for warning in warnings:
-        sys.stderr.write(f"{shown}: warning: tool {printable(warning.tool)}: field {printable(warning.field)}: "
-                         f"{printable(warning.message)}\n")
+    if verbose:
+        for warning in warnings:
+            sys.stderr.write(f"{shown}: warning: tool {printable(warning.tool)}: field {printable(warning.field)}: "
+                             f"{printable(warning.message)}\n")
+    elif not quiet:
+        for tool, fields in _fields_by_tool(warnings).items():
+            sys.stderr.write(f"{shown}: warning: tool {printable(tool)}: {LABELS.get(to.value, to.value)} cannot hold "
+                             f"{len(fields)} field{'s' * (len(fields) != 1)} as given: "
+                             f"{', '.join(map(printable, fields))} (-v says why, field by field)\n")
     sys.stderr.flush()
+
+
+def _fields_by_tool(warnings) -> dict[str, list[str]]:
+    """The fields each tool's warnings name, in the order they came, once each."""
+    found: dict[str, dict[str, None]] = {}
+    for warning in warnings:
+        found.setdefault(warning.tool, {})[warning.field] = None
+    return {tool: list(fields) for tool, fields in found.items()}
 
 
 def _convert_input(path: Optional[str], mcp_stdio: Optional[str], timeout: Optional[float]):
