@@ -61,6 +61,9 @@ def _click_errors_to_exit(command):
         return command()
     except typer.Exit as exc:
         return exc.exit_code
+    except click_errors.NoArgsIsHelpError as exc:  # `toolcontract` alone: the help, on stdout
+        sys.stdout.write(exc.format_message() + "\n")
+        return EXIT_USAGE
     except click_errors.UsageError as exc:
         message = one_line(exc.format_message())
         if message:  # no_args_is_help raises with an empty message after printing the help
