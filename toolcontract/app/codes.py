@@ -3,10 +3,7 @@
 
 from __future__ import annotations
 
-import re
 from typing import List, Optional
-
-_CODE = re.compile(r"(?i)tc[0-9]{0,3}|all")
 
 
 def split_codes(values: Optional[List[str]]) -> tuple[str, ...]:
@@ -20,7 +17,7 @@ def split_codes(values: Optional[List[str]]) -> tuple[str, ...]:
 
 def code_of(text: str) -> str:
     """A rule id or prefix (upper-cased), or the id of the rule named `text`; else `text` as given."""
-    if _CODE.fullmatch(text):
+    if "-" not in text:  # every rule name has one (additional-properties-open); codes never do
         return text.upper()
     from toolcontract.lint.engine import rule_names
 
