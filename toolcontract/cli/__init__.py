@@ -181,6 +181,65 @@ def default_format() -> str:
     return "rich" if sys.stdout.isatty() else "text"
 
 
+def default_report_format() -> str:
+    """lint's and diff's format when --format is not given: GitHub annotations under GitHub Actions
+    (GITHUB_ACTIONS=true) when stdout is not a terminal (yamllint's `auto`), else `default_format`."""
+    if os.environ.get("GITHUB_ACTIONS") == "true" and not sys.stdout.isatty():
+        return "github"
+    return default_format()
+
+
+def output_format_of(output: str, output_format: Optional[str]) -> str:
+    """The format `-o FILE` is written in: --format when given, else the one FILE's extension names
+    (.sarif, .json, .xml: toolcontract.cli.options.OUTPUT_FORMATS), else json."""
+    from toolcontract.cli.options import OUTPUT_FORMATS
+
+    if output_format is not None:
+        return output_format
+    return OUTPUT_FORMATS.get(os.path.splitext(output)[1].lower(), "json")
+
+
+def report_lint(result, output_format: Optional[str] = None, output: Optional[str] = None, quiet: bool = False,
+                statistics: bool = False, max_warnings: Optional[int] = None, exit_zero: bool = False) -> int:
+    """Report a LintResult (lint's or diff's) as the options say; the exit code.
+
+    `-o FILE` gets the whole report in its format (output_format_of); the terminal gets --format, or
+    with -o the default format; `--statistics` puts the count per rule there instead, `-q` the finding
+    lines only (in rich and text; the machine formats are findings only already). Exit 1 when a finding
+    reaches the run's fail_on, or the warnings are more than `max_warnings`; 0 with `exit_zero`."""
+    from toolcontract.core.model import Severity
+    from toolcontract.report import lint_reporter
+
+    terminal = default_report_format() if output is not None or output_format is None else output_format
+    if statistics and terminal not in ("rich", "text"):
+        raise UsageFailure(f"toolcontract: --statistics prints a table, not {terminal}: write the report with "
+                           f"-o FILE --format {terminal}, and the table goes to the terminal")
+    if output is not None:
+        import io
+
+        buffer = io.StringIO()
+        lint_reporter(output_format_of(output, output_format))(result, buffer)
+        write_whole(output, buffer.getvalue())
+    if statistics:
+        from toolcontract.report.statistics import render_statistics
+
+        render_statistics(result, sys.stdout)
+    elif quiet and terminal in ("rich", "text"):
+        from toolcontract.report.text import render_findings
+
+        render_findings(result, sys.stdout)
+    else:
+        lint_reporter(terminal)(result, sys.stdout)
+    sys.stdout.flush()
+    failed = any(f.severity >= result.fail_on for f in result.findings)
+    warnings = sum(f.severity is Severity.WARNING for f in result.findings)
+    if max_warnings is not None and warnings > max_warnings:
+        _echo_err(f"toolcontract: {warnings} warning{'s' * (warnings != 1)}, more than --max-warnings "
+                  f"{max_warnings}")
+        failed = True
+    return EXIT_FINDINGS if failed and not exit_zero else EXIT_OK
+
+
 def run_lint(
     paths: List[str],
     select: Optional[List[str]] = None,
@@ -197,6 +256,9 @@ def run_lint(
     config: Optional[str] = None,
     no_config: bool = False,
     output: Optional[str] = None,
+    quiet: bool = False,
+    statistics: bool = False,
+    max_warnings: Optional[int] = None,
     jobs: int = 0,
     no_cache: bool = False,
 ) -> int:
@@ -206,28 +268,17 @@ def run_lint(
     configuration's `fail-on`, else "error". `jobs` 0 picks the number of processes
     (see toolcontract.lint.parallel); 1 lints in this process. The files' results are kept in
     the lint cache (toolcontract.io.cache) unless `no_cache`, or the run checks a lockfile.
+    The report and the exit code: `report_lint`.
     """
     from toolcontract.app.lint import lint_paths
-    from toolcontract.core.model import Severity
-    from toolcontract.report import lint_reporter
 
+    if output is not None and not output:
+        raise UsageFailure("toolcontract: -o/--output needs a file name (it was empty)")
     result = lint_paths(paths, select=select, ignore=ignore, fail_on=fail_on, targets=target,
                         input_format=input_format, mcp_stdio=mcp_stdio, mcp_timeout=mcp_timeout, locked=locked,
                         lock_file=lock_file, config=config, no_config=no_config, jobs=jobs, cache=not no_cache)
-    fail_on = result.fail_on.label
-    if output is not None:  # the chosen format to the file; the terminal gets its default
-        import io
-
-        buffer = io.StringIO()
-        lint_reporter(output_format or "json")(result, buffer)
-        write_whole(output, buffer.getvalue())
-        lint_reporter(default_format())(result, sys.stdout)
-    else:
-        lint_reporter(output_format or default_format())(result, sys.stdout)
-    sys.stdout.flush()
-    threshold = Severity.parse(fail_on)
-    failed = any(f.severity >= threshold for f in result.findings)
-    return EXIT_FINDINGS if failed and not exit_zero else EXIT_OK
+    return report_lint(result, output_format, output, quiet=quiet, statistics=statistics, max_warnings=max_warnings,
+                       exit_zero=exit_zero)
 
 
 def _plain_lint_arguments(argv: list[str]) -> Optional[dict]:

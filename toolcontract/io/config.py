@@ -267,14 +267,32 @@ def config_from_data(data: Any, path: str, locate=lambda keys: (1, 1)) -> Config
     for pattern in normalised.get("per-file-ignores", {}):
         _check_glob(pattern, path, locate, (original.get("per-file-ignores", "per-file-ignores"), pattern))
     root = os.path.dirname(os.path.realpath(path))
-    upper = lambda items: tuple(str(i).upper() for i in items)  # noqa: E731
+
+    def code(text: str, keys: tuple) -> str:
+        """A rule id or prefix, upper-cased; a rule's name is its id; an unknown name is an error at its key."""
+        if re.fullmatch(r"(?i)tc[0-9]{0,3}|all", text):  # else the schema let through only kebab-case names
+            return text.upper()
+        from toolcontract.lint.engine import did_you_mean, rule_names
+
+        rule_id = rule_names().get(text)
+        if rule_id is None:
+            line, column = locate(keys)
+            raise ConfigError(f"{path}:{line}:{column}: {'/'.join(map(str, keys))}: no rule is named {text!r}"
+                              f"{did_you_mean(text) or ' (`toolcontract rules` lists them)'}")
+        return rule_id
+
+    def codes(key: str, items, *inner) -> tuple[str, ...]:
+        return tuple(code(str(item), (original.get(key, key), *inner, index)) for index, item in enumerate(items))
+
     return Config(
         path=path,
         root=root,
-        select=upper(normalised.get("select", ())),
-        ignore=upper(normalised.get("ignore", ())),
-        severity={str(k).upper(): v for k, v in normalised.get("severity", {}).items()},
-        per_file_ignores=tuple((glob, upper(codes)) for glob, codes in normalised.get("per-file-ignores", {}).items()),
+        select=codes("select", normalised.get("select", ())),
+        ignore=codes("ignore", normalised.get("ignore", ())),
+        severity={code(str(k), (original.get("severity", "severity"), k)): v
+                  for k, v in normalised.get("severity", {}).items()},
+        per_file_ignores=tuple((glob, codes("per-file-ignores", items, glob))
+                               for glob, items in normalised.get("per-file-ignores", {}).items()),
         include=tuple(normalised.get("include", ())),
         exclude=tuple(normalised.get("exclude", ())),
         target=tuple(normalised.get("target", ())),

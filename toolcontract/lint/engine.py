@@ -47,6 +47,38 @@ def rule_ids(files_only: bool = False) -> tuple[str, ...]:
     return tuple(sorted(ids))
 
 
+def rule_names() -> dict[str, str]:
+    """Rule name -> rule id, for every rule of all_rules, read from the tables without importing a rule:
+    a rule's module is named after its id and its name (tc403_additional_properties_open; a test checks)."""
+    from toolcontract.assessment.rules import RULES as CONVERSATION_RULES
+    from toolcontract.lint.rules import RULES
+
+    return {module.rsplit(".", 1)[-1].split("_", 1)[1].replace("_", "-"): rule_id
+            for rule_id, module in sorted({**RULES, **CONVERSATION_RULES}.items())}
+
+
+def suggest_rule(text: str) -> str | None:
+    """The rule closest to a mistyped id or name, as `name (ID)`, or None (difflib, as `git` suggests)."""
+    import difflib
+
+    names = rule_names()
+    ids = {rule_id: name for name, rule_id in names.items()}
+    wanted = text.lower()
+    if wanted.startswith("tc"):  # an id typed with the letter O for a zero (TC4O3), or l/I for a one
+        wanted = "tc" + wanted[2:].replace("o", "0").replace("l", "1").replace("i", "1")
+    close = difflib.get_close_matches(wanted, [*names, *(i.lower() for i in ids)], n=1, cutoff=0.75)
+    if not close:
+        return None
+    rule_id = names.get(close[0]) or close[0].upper()
+    return f"{ids[rule_id]} ({rule_id})"
+
+
+def did_you_mean(text: str) -> str:
+    """`: did you mean name (ID)?` for a message about `text`, or nothing when no rule is close."""
+    suggestion = suggest_rule(text)
+    return f": did you mean {suggestion}?" if suggestion else ""
+
+
 # ------------------------------------------------------------------ selection
 
 
@@ -91,7 +123,9 @@ class Selection(Record):
             if prefix.upper() in ("ALL",):
                 continue
             if not any(rule_id.startswith(prefix.upper()) for rule_id in rules):
-                raise SelectionError(f"{prefix!r} matches no rule (rule ids look like TC403, prefixes like TC4)")
+                hint = did_you_mean(prefix) or " (rule ids look like TC403, prefixes like TC4, names like " \
+                    "additional-properties-open)"
+                raise SelectionError(f"{prefix!r} matches no rule{hint}")
 
     def surfaces_for(self, rule: Rule) -> tuple[str, ...]:
         """The targeted surfaces a portability rule runs for (empty: it does not run)."""

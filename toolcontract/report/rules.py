@@ -32,14 +32,15 @@ def render_rules(rules: list[Rule], stream: TextIO, fmt: str) -> None:
         return
     if fmt == "rich":
         from rich.console import Console
+        from rich.markup import escape
         from rich.table import Table
 
         table = Table(box=None, header_style="bold")
         for column in ("id", "name", "severity", "summary"):
             table.add_column(column, overflow="fold")
-        for r in rules:
-            table.add_row(r.id, r.name, r.severity.label, r.summary)
-        Console(file=stream).print(table)
+        for r in rules:  # a cell is read as markup: `[a-z]` in a summary would vanish unescaped
+            table.add_row(*(escape(cell) for cell in (r.id, r.name, r.severity.label, r.summary)))
+        Console(file=stream, highlight=False).print(table)
         return
     width = max(len(r.name) for r in rules)
     for r in rules:

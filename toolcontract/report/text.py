@@ -24,6 +24,12 @@ def finding_line(f) -> str:
     return f"{line_start(printable(f.path))}:{f.line}:{f.column}: {f.severity.label} {f.rule} {tool}{printable(f.message)}\n"
 
 
+def render_findings(result, stream: TextIO) -> None:
+    """`lint -q`: every finding, one line each as above, and nothing else (no tally, no summary, no
+    line counting repeats: a quiet run leaves nothing out)."""
+    stream.write("".join(map(finding_line, result.findings)))
+
+
 def render_lint(result, stream: TextIO) -> None:
     for path, findings in by_file(result.findings).items():
         shown, hidden = limit_repeats(findings)
