@@ -177,6 +177,13 @@ def _replace(path: str, target: str, text: str) -> None:
         raise UsageFailure(f"{path}:1:1: cannot write: {exc.strerror or exc}") from None
 
 
+def sarif_root(root: Optional[str]) -> Optional[str]:
+    """`--root DIR`, checked: an existing folder (exit 2 otherwise), as given; None: the working directory."""
+    if root is not None and not os.path.isdir(root):
+        raise UsageFailure(f"toolcontract: --root {root}: {'not a folder' if os.path.exists(root) else 'no such folder'}")
+    return root
+
+
 def default_format() -> str:
     return "rich" if sys.stdout.isatty() else "text"
 
@@ -199,6 +206,7 @@ def run_lint(
     output: Optional[str] = None,
     jobs: int = 0,
     no_cache: bool = False,
+    root: Optional[str] = None,
 ) -> int:
     """`lint` after its arguments are parsed (by Typer, or by `_plain_lint_arguments`): the exit code.
 
@@ -211,6 +219,7 @@ def run_lint(
     from toolcontract.core.model import Severity
     from toolcontract.report import lint_reporter
 
+    root = sarif_root(root)
     result = lint_paths(paths, select=select, ignore=ignore, fail_on=fail_on, targets=target,
                         input_format=input_format, mcp_stdio=mcp_stdio, mcp_timeout=mcp_timeout, locked=locked,
                         lock_file=lock_file, config=config, no_config=no_config, jobs=jobs, cache=not no_cache)
@@ -219,11 +228,11 @@ def run_lint(
         import io
 
         buffer = io.StringIO()
-        lint_reporter(output_format or "json")(result, buffer)
+        lint_reporter(output_format or "json", root)(result, buffer)
         write_whole(output, buffer.getvalue())
-        lint_reporter(default_format())(result, sys.stdout)
+        lint_reporter(default_format(), root)(result, sys.stdout)
     else:
-        lint_reporter(output_format or default_format())(result, sys.stdout)
+        lint_reporter(output_format or default_format(), root)(result, sys.stdout)
     sys.stdout.flush()
     threshold = Severity.parse(fail_on)
     failed = any(f.severity >= threshold for f in result.findings)

@@ -21,7 +21,7 @@ import typer
 
 from toolcontract.app.codes import split_codes
 from toolcontract.app.lock import lock_source as _lock_source
-from toolcontract.cli import EXIT_FINDINGS, EXIT_OK, UsageFailure, default_format
+from toolcontract.cli import EXIT_FINDINGS, EXIT_OK, UsageFailure, default_format, sarif_root
 from toolcontract.io.inputs import DESCRIPTOR_SUFFIXES, SKIPPED_DIRS, discover, read_inputs, resolve_config
 from toolcontract.cli import options
 from toolcontract.cli.commands import FailOn, LintFormat, app, click_errors, mcp_timeout_seconds, typer_option
@@ -306,6 +306,7 @@ def diff_command(
     input_format: Optional[str] = typer.Option(None, "--input-format", help="Read every file in this format instead of detecting it."),
     config: Optional[str] = typer_option(options.CONFIG),
     no_config: bool = typer_option(options.NO_CONFIG),
+    root: Optional[str] = typer_option(options.ROOT),
 ) -> None:
     """Compare two versions of tool descriptors and gate on changes their version does not announce.
 
@@ -319,6 +320,7 @@ def diff_command(
     from toolcontract.report import lint_reporter
 
     _check_input_format(input_format)
+    root = sarif_root(root)
     selection = _selection(select, ignore)
     paths = list(paths or ())
     if git_base is None:
@@ -337,7 +339,7 @@ def diff_command(
     findings = sorted(old.load_findings + new.load_findings + diff_findings(diffs, selection))
     result = LintResult(findings, old.files + new.files, len(diffs), {**old.documents, **new.documents}, new.tools,
                         Severity.parse(fail_on.value))
-    lint_reporter(output_format.value if output_format else default_format())(result, sys.stdout)
+    lint_reporter(output_format.value if output_format else default_format(), root)(result, sys.stdout)
     sys.stdout.flush()
     failed = any(f.severity >= result.fail_on for f in findings)
     raise typer.Exit(EXIT_FINDINGS if failed and not exit_zero else EXIT_OK)

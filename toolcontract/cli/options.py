@@ -70,6 +70,10 @@ class Command(Record):
 CONFIG = Option("config", ("--config",), "text", "Use this configuration file (pyproject.toml or .toolcontract.yaml) "
                 "instead of searching for one.", metavar="PATH")
 NO_CONFIG = Option("no_config", ("--no-config",), "flag", "Ignore configuration files.", default=False)
+# lint and diff: the folder SARIF paths are relative to (cli.sarif_root checks it)
+ROOT = Option("root", ("--root",), "text", "SARIF: write paths relative to this folder, the %SRCROOT% of code "
+              "scanning (default: the working directory; use the repository's top folder).", metavar="DIR",
+              fast=True)
 
 LINT = Command("lint", (
     Option("paths", (), "paths", "Descriptor files or folders (folders: *.yaml, *.yml, *.json that .gitignore does not "
@@ -104,6 +108,7 @@ LINT = Command("lint", (
            "enough files, 1 lints in one process.", default=0, minimum=0, metavar="N", fast=True),
     Option("no_cache", ("--no-cache",), "flag", "Neither read nor write the lint cache (.toolcontract_cache, or "
            "the config's cache-dir, or $TOOLCONTRACT_CACHE_DIR).", default=False, fast=True),
+    ROOT,
 ))
 
 ASSESS = Command("assess", (

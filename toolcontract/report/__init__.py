@@ -15,10 +15,16 @@ LINT_FORMATS = {
 }
 
 
-def lint_reporter(name: str) -> Callable:
-    """The `render_lint(result, stream)` function of a format (imported on demand: rich is slow to load)."""
+def lint_reporter(name: str, root: str | None = None) -> Callable:
+    """The `render_lint(result, stream)` function of a format (imported on demand: rich is slow to load).
+    `root`: the folder SARIF's paths are relative to (`--root`; the other formats write paths as given)."""
     # __import__ with a fromlist hands back the module itself (importlib would import `warnings`)
-    return __import__(LINT_FORMATS[name], fromlist=["render_lint"]).render_lint
+    render = __import__(LINT_FORMATS[name], fromlist=["render_lint"]).render_lint
+    if name == "sarif" and root is not None:
+        import functools
+
+        return functools.partial(render, root=root)
+    return render
 
 
 RULES_FORMATS = ("rich", "text", "json")  # `toolcontract rules` (toolcontract.report.rules.render_rules)

@@ -1,13 +1,29 @@
 """`sarif`: SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
 
 Every rule appears in `tool.driver.rules` with its summary, and its rationale and
-examples as help; results point at file, line and column, with the JSON pointer
-as a logical location. Positions are 1-based Unicode code points.
+examples as help; the security rules (TC6xx) carry the `security` tag and a
+`security-severity` (SECURITY_SEVERITY below), so code scanning files them as security
+alerts. Results point at file, line and column, with the JSON pointer as a logical
+location. Positions are 1-based Unicode code points.
+
+Paths are relative to `%SRCROOT%` (`originalUriBaseIds`): the working directory, or
+`--root DIR`. A file outside the root keeps a relative path with `../` (never an absolute
+`file:` URI, which code scanning cannot place in the repository). A finding of a live server
+(`lint --mcp-stdio`, path `mcp-stdio:COMMAND`) has no file (`convert --mcp-stdio` writes
+to stdout unless given `-o`), so it carries only logical locations: the server and the tool.
+
+Regions end where the flagged token ends (`endLine`, `endColumn`, exclusive): the quoted
+string, the plain scalar, the number or the key at the finding's start, read from the
+document's text; from inside a quoted string, to the end of that string; a bracket is one
+character. A string that goes on past its first line ends at that line's end. With no text
+to read (a file that did not load) the region is the start alone (end = start).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 
 from pathlib import PurePath
 from typing import TextIO
@@ -21,11 +37,124 @@ from toolcontract.core.model import Severity
 
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+SRCROOT = "%SRCROOT%"
+_JSON_START = re.compile(r"\s*[\[{]")
+LIVE_PREFIX = "mcp-stdio:"  # the stand-in path of a live server's findings (toolcontract.io.mcp_live.command_label)
+
+# GitHub's `security-severity` (CVSS-like, 0.0-10.0): 9.0+ critical, 7.0-8.9 high, 4.0-6.9 medium, 0.1-3.9 low.
+# Every TC6xx rule is here (a test checks it); the reason for each score is beside it.
+SECURITY_SEVERITY = {
+    "TC601": "8.0",  # hidden characters: text the model reads and a reviewer cannot see (high)
+    "TC602": "7.0",  # confusable letters: a tool or property that passes for another one (high, its low end)
+    "TC603": "8.5",  # instruction injection: orders to the model in the contract itself (high)
+    "TC604": "8.5",  # cross-tool instruction: one tool steering or shadowing the others (high)
+    "TC605": "8.8",  # exfiltration: credentials or conversation sent away (high, its top)
+    "TC606": "9.0",  # an embedded secret: a live credential is already leaked to every reader (critical)
+    "TC607": "5.3",  # ReDoS: a validator can be made to hang; availability only (medium)
+    "TC608": "7.5",  # an attack payload in a default, example or enum value (high)
+    "TC609": "2.0",  # the scan stopped early: what was not read is unchecked, not known bad (low)
+}
 
 
-def _uri(path: str) -> str:
-    # the file system's bytes, percent-encoded: a name that is not UTF-8 keeps its exact bytes (%FF)
-    return quote(os.fsencode(PurePath(path).as_posix()), safe="/:")
+def _uri(path: str, root: str) -> str:
+    """`path` relative to `root`, forward slashes, percent-encoded from the file system's bytes (a name that is
+    not UTF-8 keeps its exact bytes, %FF); `..` segments for a file outside the root."""
+    if path not in ("-", "<stdin>"):
+        try:
+            path = os.path.relpath(os.path.abspath(path), root)
+        except ValueError:  # another drive (Windows): no relative path exists
+            pass
+    return quote(os.fsencode(PurePath(path).as_posix()), safe="/")
+
+
+def _root_uri(root: str) -> str:
+    uri = PurePath(root).as_posix()
+    return "file://" + ("" if uri.startswith("/") else "/") + quote(os.fsencode(uri), safe="/:").rstrip("/") + "/"
+
+
+def region_end(document, line: int, column: int) -> tuple[int, int]:
+    """(endLine, endColumn) of the token at (line, column) of `document`'s text, the column exclusive;
+    (line, column) when there is no text there to read. See the module's docstring."""
+    if document is None or line < 1 or column < 1:
+        return line, column
+    text = document.line_text(line)
+    index = column - 1
+    if index >= len(text):
+        return line, column
+    json_text = _JSON_START.match(getattr(document, "text", "")) is not None
+    quote_open, depth, at = None, 0, 0
+    while at < index:  # what the line holds before the start: inside a quoted string? inside a flow collection?
+        char = text[at]
+        if quote_open is None:
+            if (char == '"') if json_text else (char in "\"'" and _token_starts(text, at)):
+                quote_open = char
+            elif char in "{[":
+                depth += 1
+            elif char in "}]":
+                depth = max(depth - 1, 0)
+            elif char == "#" and not json_text and (at == 0 or text[at - 1] in " \t"):
+                return line, column  # in a comment
+        elif char == "\\" and quote_open == '"':
+            at += 1
+        elif char == quote_open:
+            if quote_open == "'" and text[at + 1:at + 2] == "'":
+                at += 1
+            else:
+                quote_open = None
+        at += 1
+    if quote_open is not None:  # inside a string: to its end (before the closing quote)
+        return line, _closing(text, index, quote_open)
+    char = text[index]
+    if char in "\"'" and (char == '"' or not json_text):
+        end = _closing(text, index + 1, char)
+        return line, end + 1 if end <= len(text) and text[end - 1:end] == char else end
+    if char in "{}[],":
+        return line, column + 1
+    stops = ",]}" if json_text or depth else ""
+    end = index
+    while end < len(text):
+        char = text[end]
+        if char in stops or (json_text and char in " \t:"):
+            break
+        if not json_text and char in " \t" and text[end + 1:end + 2] == "#":
+            break
+        if not json_text and char == ":" and text[end + 1:end + 2] in ("", " ", "\t"):
+            break
+        end += 1
+    while end > index and text[end - 1] in " \t":
+        end -= 1
+    return line, max(end, index + 1) + 1
+
+
+def _token_starts(text: str, at: int) -> bool:
+    """Whether a YAML token may start at index `at`: only blanks before it, or an indicator (`:`, `-`, `?`,
+    a flow bracket or comma) and blanks. (A quote inside a plain scalar, as in `don't`, opens no string.)"""
+    before = text[:at].rstrip(" \t")
+    return not before or before[-1] in ":-?[{,"
+
+
+def _closing(text: str, start: int, quote_char: str) -> int:
+    """The 1-based column of the closing quote of a string whose content resumes at index `start`, or the
+    column after the line's end when the string goes on past it."""
+    at = start
+    while at < len(text):
+        char = text[at]
+        if char == "\\" and quote_char == '"':
+            at += 2
+            continue
+        if char == quote_char:
+            if quote_char == "'" and text[at + 1:at + 2] == "'":
+                at += 2
+                continue
+            return at + 1
+        at += 1
+    return len(text) + 1
+
+
+def fingerprint(finding, uri: str) -> str:
+    """What stays the same when lines move: the rule, the file, the tool, the pointer and the message."""
+    key = "\0".join((finding.rule, uri, finding.tool or "", finding.pointer or "", finding.message))
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def _help(rule) -> tuple[str, str]:
@@ -57,39 +186,69 @@ def rule_descriptors() -> list[dict]:
             "defaultConfiguration": {"level": LEVEL[rule.severity]},
             "properties": {"tags": ["toolcontract", rule.id[:3] + "xx"]},
         }
+        if rule.id in SECURITY_SEVERITY:
+            descriptor["properties"]["tags"].append("security")
+            descriptor["properties"]["security-severity"] = SECURITY_SEVERITY[rule.id]
         if rule.surfaces:
             descriptor["properties"]["surfaces"] = list(rule.surfaces)
         descriptors.append(descriptor)
     return descriptors
 
 
-def sarif_document(findings, extra_properties: dict | None = None) -> dict:
+def result_location(finding, root: str, documents) -> tuple[dict, str]:
+    """The `locations` entry of a finding and the URI its fingerprint is made of."""
+    if finding.path.startswith(LIVE_PREFIX):  # a live server: no file code scanning could open
+        server = finding.path[len(LIVE_PREFIX):]
+        logical = [{"name": server, "fullyQualifiedName": finding.path, "kind": "module"}]
+        if finding.tool:
+            logical.append({"name": finding.tool, "fullyQualifiedName": f"{finding.path}/{finding.tool}",
+                            "kind": "function", "parentIndex": 0})
+        if finding.pointer:
+            logical.append({"fullyQualifiedName": finding.pointer, "kind": "member"})
+        return {"logicalLocations": logical}, finding.path
+    uri = _uri(finding.path, root)
+    line, column = max(finding.line, 1), max(finding.column, 1)
+    end_line, end_column = region_end(documents.get(finding.path), line, column)
+    location = {
+        "physicalLocation": {
+            "artifactLocation": {"uri": uri, "uriBaseId": SRCROOT},
+            "region": {"startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column},
+        },
+    }
+    if finding.pointer or finding.tool:
+        location["logicalLocations"] = [{"fullyQualifiedName": finding.pointer or "/", "kind": "member"}]
+    return location, uri
+
+
+def sarif_document(findings, extra_properties: dict | None = None, root: str | None = None,
+                   documents=None, results_extra=()) -> dict:
+    """The SARIF log of `findings` (paths relative to `root`, default the working directory; `documents`: path ->
+    loaded Document, for the regions' ends). `results_extra`: results made elsewhere (assess's), appended."""
+    root = os.path.abspath(root or os.getcwd())
+    documents = documents or {}
     rules = rule_descriptors()
     index = {r["id"]: i for i, r in enumerate(rules)}
     results = []
     for f in findings:
+        location, uri = result_location(f, root, documents)
         result = {
             "ruleId": f.rule,
             "ruleIndex": index.get(f.rule, -1),
             "level": LEVEL[f.severity],
             "message": {"text": f.message},
-            "locations": [{
-                "physicalLocation": {
-                    "artifactLocation": {"uri": _uri(f.path)},
-                    "region": {"startLine": max(f.line, 1), "startColumn": max(f.column, 1)},
-                },
-            }],
+            "locations": [location],
+            "partialFingerprints": {"toolcontractFindingHash/v1": fingerprint(f, uri)},
         }
         if f.pointer or f.tool:
-            name = f.pointer or "/"
-            result["locations"][0]["logicalLocations"] = [{"fullyQualifiedName": name, "kind": "member"}]
             result["properties"] = {"tool": f.tool, "pointer": f.pointer}
         if result["ruleIndex"] < 0:
             del result["ruleIndex"]
         results.append(result)
+    results.extend(results_extra)
     run = {
         "tool": {"driver": {"name": "toolcontract", "version": __version__, "semanticVersion": __version__,
                             "rules": rules}},
+        "originalUriBaseIds": {SRCROOT: {"uri": _root_uri(root)}},
         "columnKind": "unicodeCodePoints",
         "results": results,
     }
@@ -98,7 +257,10 @@ def sarif_document(findings, extra_properties: dict | None = None) -> dict:
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 
-def render_lint(result, stream: TextIO) -> None:
+def render_lint(result, stream: TextIO, root: str | None = None) -> None:
+    """`root`: the folder paths are relative to (`--root`; default the working directory)."""
     from toolcontract.report.common import lint_summary
 
-    stream.write(jsoncodec.dumps(sarif_document(result.findings, {"summary": lint_summary(result)}), indent=2) + "\n")
+    document = sarif_document(result.findings, {"summary": lint_summary(result)}, root,
+                              getattr(result, "documents", None))
+    stream.write(jsoncodec.dumps(document, indent=2) + "\n")
