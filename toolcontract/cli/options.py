@@ -120,15 +120,26 @@ ASSESS = Command("assess", (
            multiple=True, fast=True),
     Option("output_format", ("--format",), "choice", formats_help(ASSESS_FORMATS), choices=tuple(ASSESS_FORMATS), fast=True),
     Option("fail_on", ("--fail-on",), "text", "Outcomes that make the run exit 1 (e.g. effect_unknown,blocked); a "
-           "severity (error, warning, info) sets which transcript findings do (default: error).", multiple=True,
+           "severity (error, warning, info) sets which transcript findings do (default: the config's assess "
+           "fail-on, else error).", multiple=True, fast=True),
+    Option("select", ("--select",), "text", "Transcripts: conversation rule ids or prefixes to run (e.g. TC801,TC81). "
+           "Default: all (TC8xx).", multiple=True, fast=True),
+    Option("ignore", ("--ignore",), "text", "Transcripts: conversation rule ids or prefixes to skip.", multiple=True,
            fast=True),
-    Option("verbose", ("--verbose", "-v"), "flag", "Show reasons and evidence for every case.", default=False,
-           fast=True),
+    Option("exit_zero", ("--exit-zero",), "flag", "Exit 0 even when expectations are unmet, outcomes or findings reach "
+           "--fail-on.", default=False, fast=True),
+    Option("output", ("--output", "-o"), "text", "Write the report to FILE in --format, else the format its extension "
+           "names (.sarif, .json, .xml for junit; otherwise json); the terminal gets the default format.",
+           metavar="FILE", fast=True),
+    Option("verbose", ("--verbose", "-v"), "flag", "Show each case's reasons and what the model is shown (the full "
+           "evidence is in --format json).", default=False, fast=True),
     Option("context_file", ("--context",), "text", "Transcripts: a YAML/JSON file of context fields (now, "
            "environment, approvals, target, targets, untrusted_input, sensitive_data) for every call.",
            metavar="FILE"),
     Option("max_rounds", ("--max-rounds",), "count", "Transcripts: more tool rounds than this in one conversation "
-           "is TC809.", default=20, minimum=1),
+           "is TC809 (default: the config's assess max-rounds, else 20).", minimum=1),
+    CONFIG,
+    NO_CONFIG,
 ))
 
 COMMANDS = {command.name: command for command in (LINT, ASSESS)}

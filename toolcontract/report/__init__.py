@@ -33,8 +33,22 @@ ASSESS_FORMATS = {
     "rich": "toolcontract.report.rich_assess",
     "text": "toolcontract.report.text",
     "json": "toolcontract.report.json",
+    "sarif": "toolcontract.report.sarif",
+    "github": "toolcontract.report.github",
     "junit": "toolcontract.report.junit",
 }
+
+# the format `-o FILE` writes when --format is not given, by FILE's extension (else json)
+OUTPUT_FORMATS = {".sarif": "sarif", ".json": "json", ".xml": "junit"}
+
+
+def output_format(output: str, given: str | None) -> str:
+    """The format of `-o FILE`: --format when given, else the one FILE's extension names, else json."""
+    if given is not None:
+        return given
+    import os
+
+    return OUTPUT_FORMATS.get(os.path.splitext(output)[1].lower(), "json")
 
 
 def assess_reporter(name: str, stream, verbose: bool = False):

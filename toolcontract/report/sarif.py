@@ -34,6 +34,7 @@ from toolcontract.core import jsoncodec
 from toolcontract.lint.engine import all_rules
 from toolcontract.core.rule import Bad, example_settings
 from toolcontract.core.model import Severity
+from toolcontract.report.common import AssessReporter, want_got
 
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -173,9 +174,12 @@ def _help(rule) -> tuple[str, str]:
     return "\n\n".join(text), "\n\n".join(markdown)
 
 
-def rule_descriptors() -> list[dict]:
+def rule_descriptors(prefix: str = "") -> list[dict]:
+    """The `rules` of the driver: every rule, or those whose id starts with `prefix`."""
     descriptors = []
     for rule in all_rules().values():
+        if not rule.id.startswith(prefix):
+            continue
         text, markdown = _help(rule)
         descriptor = {
             "id": rule.id,
@@ -221,12 +225,13 @@ def result_location(finding, root: str, documents) -> tuple[dict, str]:
 
 
 def sarif_document(findings, extra_properties: dict | None = None, root: str | None = None,
-                   documents=None, results_extra=()) -> dict:
+                   documents=None, results_extra=(), rules: list[dict] | None = None) -> dict:
     """The SARIF log of `findings` (paths relative to `root`, default the working directory; `documents`: path ->
-    loaded Document, for the regions' ends). `results_extra`: results made elsewhere (assess's), appended."""
+    loaded Document, for the regions' ends). `results_extra`: results made elsewhere (assess's cases), appended;
+    `rules`: the driver's rules (default: every rule)."""
     root = os.path.abspath(root or os.getcwd())
     documents = documents or {}
-    rules = rule_descriptors()
+    rules = rule_descriptors() if rules is None else rules
     index = {r["id"]: i for i, r in enumerate(rules)}
     results = []
     for f in findings:
@@ -264,3 +269,92 @@ def render_lint(result, stream: TextIO, root: str | None = None) -> None:
     document = sarif_document(result.findings, {"summary": lint_summary(result)}, root,
                               getattr(result, "documents", None))
     stream.write(jsoncodec.dumps(document, indent=2) + "\n")
+
+
+# ---------------------------------------------------------------------- assess
+
+# the cases that fail an assess run, as results of two rules of their own (no lint rule id: they are no rules of
+# the catalog, `toolcontract rules` does not list them)
+EXPECTATION_UNMET = "assess/expectation-unmet"
+FAILING_OUTCOME = "assess/failing-outcome"
+ASSESS_RULES = [
+    {"id": EXPECTATION_UNMET, "name": "expectation-unmet",
+     "shortDescription": {"text": "A case's recorded expectation (expect: outcome, effect) is not what the assessment "
+                                  "found."},
+     "fullDescription": {"text": "The fixture says which outcome and effect its case should have; the assessment "
+                                 "found others. Either the gates or the classification changed, or the fixture is "
+                                 "wrong."},
+     "defaultConfiguration": {"level": "error"},
+     "properties": {"tags": ["toolcontract", "assess"]}},
+    {"id": FAILING_OUTCOME, "name": "failing-outcome",
+     "shortDescription": {"text": "A case's outcome is one that --fail-on (or the config's assess fail-on) names."},
+     "fullDescription": {"text": "The run was asked to fail on this outcome (e.g. blocked, effect_unknown): the "
+                                 "recorded call was not admitted, or what it did is not known."},
+     "defaultConfiguration": {"level": "error"},
+     "properties": {"tags": ["toolcontract", "assess"]}},
+]
+
+
+def case_results(envelope, failing_outcomes, root: str) -> list[dict]:
+    """The results of one assessed case: one for an unmet expectation, one for a failing outcome (none, usually)."""
+    chosen = []
+    if not envelope.expect_met:
+        chosen.append((EXPECTATION_UNMET, f"case {envelope.case_id}: {want_got(envelope)}"))
+    if envelope.outcome in failing_outcomes:
+        gate = f" at the {envelope.gate.value} gate" if envelope.gate is not None else ""
+        chosen.append((FAILING_OUTCOME, f"case {envelope.case_id}: {envelope.outcome.value}{gate} (failing); effect "
+                                        f"{envelope.effect.value}, next step {envelope.next_step.value}"))
+    if not chosen:
+        return []
+    source = envelope.source or {}
+    path = str(source.get("path", "-"))
+    line = max(int(source.get("line") or 1), 1)
+    uri = _uri(path, root)
+    results = []
+    for rule_id, message in chosen:
+        key = "\0".join((rule_id, uri, str(envelope.case_id)))
+        results.append({
+            "ruleId": rule_id,
+            "ruleIndex": 0,  # set by the report, which knows where the assess rules stand in the driver's list
+            "level": "error",
+            "message": {"text": message},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": uri, "uriBaseId": SRCROOT},
+                "region": {"startLine": line, "startColumn": 1, "endLine": line, "endColumn": 1},
+            }}],
+            "partialFingerprints": {"toolcontractFindingHash/v1":
+                                    hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]},
+            "properties": {"case": envelope.case_id, "tool": envelope.tool, "outcome": envelope.outcome.value,
+                           "effect": envelope.effect.value},
+        })
+    return results
+
+
+class AssessReport(AssessReporter):
+    """`assess --format sarif`: the conversation findings (TC8xx) and the cases that fail the run (unmet
+    expectations, `--fail-on` outcomes) as the results of one run, written when the run ends. Conversation
+    regions are their start (the reporter sees findings, not the transcripts' text)."""
+
+    def __init__(self, stream, verbose: bool = False, root: str | None = None) -> None:
+        super().__init__(stream, verbose)
+        self.root = os.path.abspath(root or os.getcwd())
+        self.findings: list = []
+        self.results: list[dict] = []
+
+    def case(self, envelope) -> None:
+        super().case(envelope)
+        if not envelope.expect_met or envelope.outcome in self.failing_outcomes:
+            self.results.extend(case_results(envelope, self.failing_outcomes, self.root))
+
+    def conversation(self, report) -> None:
+        super().conversation(report)
+        self.findings.extend(report.findings)
+
+    def finish(self, error: str | None = None) -> None:
+        rules = rule_descriptors("TC8")
+        index = {rule["id"]: len(rules) + i for i, rule in enumerate(ASSESS_RULES)}
+        for result in self.results:
+            result["ruleIndex"] = index[result["ruleId"]]
+        document = sarif_document(self.findings, {"summary": self.summary.as_dict()}, self.root,
+                                  results_extra=self.results, rules=rules + ASSESS_RULES)
+        self.stream.write(jsoncodec.dumps(document, indent=2) + "\n")
