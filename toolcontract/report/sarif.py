@@ -206,7 +206,7 @@ def result_location(finding, root: str, documents) -> tuple[dict, str]:
         logical = [{"name": server, "fullyQualifiedName": finding.path, "kind": "module"}]
         if finding.tool:
             logical.append({"name": finding.tool, "fullyQualifiedName": f"{finding.path}/{finding.tool}",
-                            "kind": "function", "parentIndex": 0})
+                            "kind": "function"})
         if finding.pointer:
             logical.append({"fullyQualifiedName": finding.pointer, "kind": "member"})
         return {"logicalLocations": logical}, finding.path
