@@ -164,8 +164,9 @@ def test_output_file_format_comes_from_its_extension(calls):
     _valid_sarif((calls / "report.sarif").read_text(encoding="utf-8"))
     run_cli("assess", "calls.yaml", "-o", "report.xml", cwd=calls)
     assert ET.parse(calls / "report.xml").getroot().tag in ("testsuites", "testsuite")
-    run_cli("assess", "calls.yaml", "-o", "report.json", cwd=calls)
+    as_json = run_cli("assess", "calls.yaml", "-o", "report.json", "--format", "json", cwd=calls)
     assert json.loads((calls / "report.json").read_text())["summary"]["cases"] == 3
+    assert as_json.stdout.startswith("calls.yaml:4: allowed read-ok ")  # the terminal's format only
     run_cli("assess", "calls.yaml", "-o", "report.txt", "--format", "github", cwd=calls)
     assert (calls / "report.txt").read_text().startswith("::error file=calls.yaml,line=7,")
 

@@ -41,13 +41,14 @@ def run_assess(
     # bad flags, config and inputs: exit 2, no output
     job = AssessSettings(select, ignore, fail_on, context_file, max_rounds, config, no_config).job(paths, tools)
     out = _HeldBackWriter(sys.stdout)
-    reporter = assess_reporter(output_format or default_format(), out, verbose)
     buffer = None
     if output is not None:  # the file's format to a buffer, written whole at the end; the terminal its default
         _check_output(output)
         buffer = io.StringIO()
         reporter = _Both(assess_reporter(default_format(), out, verbose),
                          assess_reporter(format_of_output(output, output_format), buffer, verbose))
+    else:  # (a reporter may write as it is made: json opens its document)
+        reporter = assess_reporter(output_format or default_format(), out, verbose)
     if sys.stderr.isatty():  # a progress line for long inputs, never into a pipe or a file
         reporter.progress = sys.stderr
     guard = _InterruptGuard(reporter)
