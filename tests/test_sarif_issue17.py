@@ -112,6 +112,7 @@ def test_regions_end_where_the_flagged_token_ends():
     assert regions[("TC418", "notes-server.json")] == (30, 7, 30, 20)  # the key "annotations"
     assert regions[("TC402", "notes-server.json")] == (69, 22, 69, 23)  # an object: its opening brace
     assert regions[("TC403", "shipment_track.yaml")] == (10, 3, 10, 7)
+    assert regions[("TC603", "calendar_list_events.yaml")] == (5, 14, 10, 42)  # a `>-` block: to its last line
 
 
 class _Doc:
@@ -134,6 +135,12 @@ class _Doc:
 ])
 def test_region_end_of_tokens(path, text, column, end):
     assert region_end(_Doc(path, text), 1, column) == (1, end)
+
+
+def test_region_end_of_a_block_scalar_is_its_last_line():
+    text = "tools:\n  - description: >-\n      one\n\n      two words  \n    name: x\n"
+    assert region_end(_Doc("a.yaml", text), 2, 18) == (5, 16)
+    assert region_end(_Doc("a.yaml", "d: |\n  a\n  bc\n"), 1, 4) == (3, 5)  # to the end of the file
 
 
 def test_region_end_without_text_is_the_start():

@@ -14,8 +14,8 @@ to stdout unless given `-o`), so it carries only logical locations: the server a
 
 Regions end where the flagged token ends (`endLine`, `endColumn`, exclusive): the quoted
 string, the plain scalar, the number or the key at the finding's start, read from the
-document's text; from inside a quoted string, to the end of that string; a bracket is one
-character. A string that goes on past its first line ends at that line's end. With no text
+document's text; from inside a quoted string, to the end of that string; a YAML block scalar
+(`|`, `>-`) to its last line; a bracket is one character. A string that goes on past its first line ends at that line's end. With no text
 to read (a file that did not load) the region is the start alone (end = start).
 """
 
@@ -111,6 +111,8 @@ def region_end(document, line: int, column: int) -> tuple[int, int]:
         return line, end + 1 if end <= len(text) and text[end - 1:end] == char else end
     if char in "{}[],":
         return line, column + 1
+    if not json_text and char in "|>" and _BLOCK_HEADER.match(text, index):
+        return _block_end(document, line, _KEY_INDENT.match(text).end(), column)
     stops = ",]}" if json_text or depth else ""
     end = index
     while end < len(text):
@@ -125,6 +127,25 @@ def region_end(document, line: int, column: int) -> tuple[int, int]:
     while end > index and text[end - 1] in " \t":
         end -= 1
     return line, max(end, index + 1) + 1
+
+
+_KEY_INDENT = re.compile(r" *(?:- +)*")  # before the key of a line: its indentation and sequence dashes
+_BLOCK_HEADER = re.compile(r"[|>][-+0-9]*[ \t]*(?:#.*)?\Z")  # a YAML block scalar's header: `|`, `>-`, `|2+ # c`
+
+
+def _block_end(document, line: int, indent: int, column: int) -> tuple[int, int]:
+    """The end of a YAML block scalar whose header is on `line`: its last line more indented than the key of the
+    header's line, at `indent` (blank lines inside it count, trailing ones do not)."""
+    last = getattr(document, "text", "").count("\n") + 1  # line_text is "" past the end and for blank lines alike
+    end_line, end_column = line, column + 1
+    for at in range(line + 1, last + 1):
+        text = document.line_text(at)
+        if not text.strip():
+            continue
+        if len(text) - len(text.lstrip(" ")) <= indent:
+            break
+        end_line, end_column = at, len(text.rstrip()) + 1
+    return end_line, end_column
 
 
 def _token_starts(text: str, at: int) -> bool:
