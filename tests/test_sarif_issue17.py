@@ -5,6 +5,7 @@ Every document is checked against the official SARIF 2.1.0 schema (tests/data)."
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 import sys
@@ -15,7 +16,7 @@ import referencing
 
 from conftest import REPO, assert_one_line_error, has_module, run_cli
 from toolcontract.lint.engine import all_rules
-from toolcontract.report.sarif import SECURITY_SEVERITY, region_end
+from toolcontract.report.sarif import SECURITY_SEVERITY, live_file, region_end
 
 SCHEMA = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 DEMO = REPO / "fixtures" / "demo"
@@ -161,9 +162,13 @@ def test_live_server_findings_are_logical_locations_naming_server_and_tool(tmp_p
     server = shlex.join([sys.executable, str(REPO / "tests" / "mcp_servers" / "raw_server.py"), "pages"])
     run = _sarif("--mcp-stdio", server, cwd=tmp_path)["runs"][0]
     assert run["results"]
+    label = " ".join(server.split())
+    file = live_file(label)
+    assert re.fullmatch(r"mcp-stdio/python[0-9.]*-.*raw_server\.py-pages-[0-9a-f]{8}\.json", file), file
     for result in run["results"]:
         (location,) = result["locations"]
-        assert "physicalLocation" not in location  # no file code scanning could open
+        # code scanning refuses results without a file: the one `convert --mcp-stdio -o` writes
+        assert location["physicalLocation"]["artifactLocation"] == {"uri": file, "uriBaseId": "%SRCROOT%"}
         server_location, *rest = location["logicalLocations"]
         assert server_location == {"name": " ".join(server.split()), "fullyQualifiedName": f"mcp-stdio:{' '.join(server.split())}",
                                    "kind": "module"}
@@ -171,3 +176,12 @@ def test_live_server_findings_are_logical_locations_naming_server_and_tool(tmp_p
             assert rest[0] == {"name": result["properties"]["tool"], "kind": "function",
                                "fullyQualifiedName": f"mcp-stdio:{' '.join(server.split())}/{result['properties']['tool']}"}
     assert "mcp-stdio:" not in json.dumps([r["locations"] for r in run["results"]]).replace('"fullyQualifiedName": "mcp-stdio:', "")
+    # that file, written by convert, holds the findings at their lines and columns
+    (tmp_path / "mcp-stdio").mkdir()
+    convert = run_cli("convert", "--mcp-stdio", server, "-o", file, cwd=tmp_path)
+    assert convert.returncode == 0, convert.stderr
+    saved = _sarif(file, "--input-format", "mcp", cwd=tmp_path)["runs"][0]
+    where = lambda results: sorted((r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],  # noqa: E731
+                                    r["locations"][0]["physicalLocation"]["region"]["startLine"],
+                                    r["locations"][0]["physicalLocation"]["region"]["startColumn"]) for r in results)
+    assert where(saved["results"]) == where(run["results"])

@@ -9,8 +9,10 @@ location. Positions are 1-based Unicode code points.
 Paths are relative to `%SRCROOT%` (`originalUriBaseIds`): the working directory, or
 `--root DIR`. A file outside the root keeps a relative path with `../` (never an absolute
 `file:` URI, which code scanning cannot place in the repository). A finding of a live server
-(`lint --mcp-stdio`, path `mcp-stdio:COMMAND`) has no file (`convert --mcp-stdio` writes
-to stdout unless given `-o`), so it carries only logical locations: the server and the tool.
+(`lint --mcp-stdio`, path `mcp-stdio:COMMAND`) has no file: it carries logical locations (the
+server, the tool, the pointer) and, since code scanning refuses a result without a physical
+location, points at `mcp-stdio/NAME.json` (`live_file`): the file `convert --mcp-stdio COMMAND
+-o mcp-stdio/NAME.json` writes, whose lines and columns are the finding's. Its region is the start.
 
 Regions end where the flagged token ends (`endLine`, `endColumn`, exclusive): the quoted
 string, the plain scalar, the number or the key at the finding's start, read from the
@@ -71,6 +73,17 @@ def _uri(path: str, root: str) -> str:
 def _root_uri(root: str) -> str:
     uri = PurePath(root).as_posix()
     return "file://" + ("" if uri.startswith("/") else "/") + quote(os.fsencode(uri), safe="/:").rstrip("/") + "/"
+
+
+def live_file(command: str) -> str:
+    """Where a live server's findings point: `mcp-stdio/NAME.json`, NAME made of the command's words (the program's
+    base name first) and a hash of the whole command, so that two servers never share a file."""
+    words = command.split()
+    if words:
+        words[0] = words[0].replace("\\", "/").rsplit("/", 1)[-1]
+    slug = re.sub(r"[^A-Za-z0-9._]+", "-", " ".join(words)).strip("-.")[:60].rstrip("-.") or "server"
+    digest = hashlib.sha256(command.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"mcp-stdio/{slug}-{digest}.json"
 
 
 def region_end(document, line: int, column: int) -> tuple[int, int]:
@@ -230,7 +243,14 @@ def result_location(finding, root: str, documents) -> tuple[dict, str]:
                             "kind": "function"})
         if finding.pointer:
             logical.append({"fullyQualifiedName": finding.pointer, "kind": "member"})
-        return {"logicalLocations": logical}, finding.path
+        # GitHub refuses a whole upload with a result that has no physical location ("expected a physical
+        # location"): the file `convert --mcp-stdio COMMAND -o live_file(COMMAND)` writes, whose text is the one
+        # the finding's line and column are in
+        uri = live_file(server)
+        line, column = max(finding.line, 1), max(finding.column, 1)
+        return {"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": SRCROOT},
+                                     "region": {"startLine": line, "startColumn": column}},
+                "logicalLocations": logical}, finding.path
     uri = _uri(finding.path, root)
     line, column = max(finding.line, 1), max(finding.column, 1)
     end_line, end_column = region_end(documents.get(finding.path), line, column)
