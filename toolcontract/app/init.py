@@ -45,6 +45,9 @@ CONFIG_KEYS = (
     ("max-toolset-tokens", "20000", "20000", "TC517: warn when one tool list costs a model more tokens than this.",
      False),
     ("max-tools-checked", "2000", "2000", "TC003: the tools of one file every per-tool rule checks.", False),
+    ("assess", '{select = ["TC8"], fail-on = ["blocked", "effect_unknown"], max-rounds = 20}',
+     "{select: [TC8], fail-on: [blocked, effect_unknown], max-rounds: 20}", "`toolcontract assess`: conversation "
+     "rules to run, outcomes that fail the run, the --context file, max-rounds.", False),
 )
 
 

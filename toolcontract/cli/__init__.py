@@ -177,6 +177,13 @@ def _replace(path: str, target: str, text: str) -> None:
         raise UsageFailure(f"{path}:1:1: cannot write: {exc.strerror or exc}") from None
 
 
+def sarif_root(root: Optional[str]) -> Optional[str]:
+    """`--root DIR`, checked: an existing folder (exit 2 otherwise), as given; None: the working directory."""
+    if root is not None and not os.path.isdir(root):
+        raise UsageFailure(f"toolcontract: --root {root}: {'not a folder' if os.path.exists(root) else 'no such folder'}")
+    return root
+
+
 def default_format() -> str:
     return "rich" if sys.stdout.isatty() else "text"
 
@@ -191,21 +198,21 @@ def default_report_format() -> str:
 
 def output_format_of(output: str, output_format: Optional[str]) -> str:
     """The format `-o FILE` is written in: --format when given, else the one FILE's extension names
-    (.sarif, .json, .xml: toolcontract.cli.options.OUTPUT_FORMATS), else json."""
-    from toolcontract.cli.options import OUTPUT_FORMATS
+    (.sarif, .json, .xml: toolcontract.report.OUTPUT_FORMATS), else json."""
+    from toolcontract.report import output_format as of_extension
 
-    if output_format is not None:
-        return output_format
-    return OUTPUT_FORMATS.get(os.path.splitext(output)[1].lower(), "json")
+    return of_extension(output, output_format)
 
 
 def report_lint(result, output_format: Optional[str] = None, output: Optional[str] = None, quiet: bool = False,
-                statistics: bool = False, max_warnings: Optional[int] = None, exit_zero: bool = False) -> int:
+                statistics: bool = False, max_warnings: Optional[int] = None, exit_zero: bool = False,
+                root: Optional[str] = None) -> int:
     """Report a LintResult (lint's or diff's) as the options say; the exit code.
 
     `-o FILE` gets the whole report in its format (output_format_of); the terminal gets --format, or
     with -o the default format; `--statistics` puts the count per rule there instead, `-q` the finding
-    lines only (in rich and text; the machine formats are findings only already). Exit 1 when a finding
+    lines only (in rich and text; the machine formats are findings only already); `root`: the folder SARIF
+    paths are relative to (--root, checked by sarif_root). Exit 1 when a finding
     reaches the run's fail_on, or the warnings are more than `max_warnings`; 0 with `exit_zero`."""
     from toolcontract.core.model import Severity
     from toolcontract.report import lint_reporter
@@ -218,7 +225,7 @@ def report_lint(result, output_format: Optional[str] = None, output: Optional[st
         import io
 
         buffer = io.StringIO()
-        lint_reporter(output_format_of(output, output_format))(result, buffer)
+        lint_reporter(output_format_of(output, output_format), root)(result, buffer)
         write_whole(output, buffer.getvalue())
     if statistics:
         from toolcontract.report.statistics import render_statistics
@@ -229,7 +236,7 @@ def report_lint(result, output_format: Optional[str] = None, output: Optional[st
 
         render_findings(result, sys.stdout)
     else:
-        lint_reporter(terminal)(result, sys.stdout)
+        lint_reporter(terminal, root)(result, sys.stdout)
     sys.stdout.flush()
     failed = any(f.severity >= result.fail_on for f in result.findings)
     warnings = sum(f.severity is Severity.WARNING for f in result.findings)
@@ -261,6 +268,7 @@ def run_lint(
     max_warnings: Optional[int] = None,
     jobs: int = 0,
     no_cache: bool = False,
+    root: Optional[str] = None,
 ) -> int:
     """`lint` after its arguments are parsed (by Typer, or by `_plain_lint_arguments`): the exit code.
 
@@ -274,11 +282,12 @@ def run_lint(
 
     if output is not None and not output:
         raise UsageFailure("toolcontract: -o/--output needs a file name (it was empty)")
+    root = sarif_root(root)
     result = lint_paths(paths, select=select, ignore=ignore, fail_on=fail_on, targets=target,
                         input_format=input_format, mcp_stdio=mcp_stdio, mcp_timeout=mcp_timeout, locked=locked,
                         lock_file=lock_file, config=config, no_config=no_config, jobs=jobs, cache=not no_cache)
     return report_lint(result, output_format, output, quiet=quiet, statistics=statistics, max_warnings=max_warnings,
-                       exit_zero=exit_zero)
+                       exit_zero=exit_zero, root=root)
 
 
 def _plain_lint_arguments(argv: list[str]) -> Optional[dict]:

@@ -21,7 +21,7 @@ import typer
 
 from toolcontract.app.codes import split_codes
 from toolcontract.app.lock import lock_source as _lock_source
-from toolcontract.cli import UsageFailure, report_lint
+from toolcontract.cli import UsageFailure, report_lint, sarif_root
 from toolcontract.io.inputs import DESCRIPTOR_SUFFIXES, SKIPPED_DIRS, discover, read_inputs, resolve_config
 from toolcontract.cli import options
 from toolcontract.cli.commands import FailOn, LintFormat, app, click_errors, mcp_timeout_seconds, typer_option
@@ -310,6 +310,7 @@ def diff_command(
     quiet: bool = typer_option(options.QUIET),
     statistics: bool = typer_option(options.STATISTICS),
     max_warnings: Optional[int] = typer_option(options.MAX_WARNINGS),
+    root: Optional[str] = typer_option(options.ROOT),
 ) -> None:
     """Compare two versions of tool descriptors and gate on changes their version does not announce.
 
@@ -324,6 +325,7 @@ def diff_command(
     _check_input_format(input_format)
     if output is not None and not output:
         raise UsageFailure("toolcontract: -o/--output needs a file name (it was empty)")
+    root = sarif_root(root)
     selection = _selection(select, ignore)
     paths = list(paths or ())
     if git_base is None:
@@ -343,7 +345,7 @@ def diff_command(
     result = LintResult(findings, old.files + new.files, len(diffs), {**old.documents, **new.documents}, new.tools,
                         Severity.parse(fail_on.value))
     raise typer.Exit(report_lint(result, output_format.value if output_format else None, output, quiet=quiet,
-                                 statistics=statistics, max_warnings=max_warnings, exit_zero=exit_zero))
+                                 statistics=statistics, max_warnings=max_warnings, exit_zero=exit_zero, root=root))
 
 
 # --------------------------------------------------------------------- lock

@@ -74,6 +74,10 @@ class Command(Record):
 CONFIG = Option("config", ("--config",), "text", "Use this configuration file (pyproject.toml or .toolcontract.yaml) "
                 "instead of searching for one.", metavar="PATH")
 NO_CONFIG = Option("no_config", ("--no-config",), "flag", "Ignore configuration files.", default=False)
+# lint and diff: the folder SARIF paths are relative to (cli.sarif_root checks it)
+ROOT = Option("root", ("--root",), "text", "SARIF: write paths relative to this folder, the %SRCROOT% of code "
+              "scanning (default: the working directory; use the repository's top folder).", metavar="DIR",
+              fast=True)
 
 # the report controls of lint and diff (cli.report_lint)
 OUTPUT = Option("output", ("--output", "-o"), "text", "Write the report to FILE too, in --format, else in the format "
@@ -85,8 +89,6 @@ STATISTICS = Option("statistics", ("--statistics",), "flag", "Print the number o
                     "instead of the findings; -o FILE still gets the whole report.", default=False, fast=True)
 MAX_WARNINGS = Option("max_warnings", ("--max-warnings",), "count", "Exit 1 when there are more than N warnings "
                       "(errors fail by --fail-on).", minimum=0, metavar="N", fast=True)
-# the extension of -o's FILE -> the format written when --format is not given
-OUTPUT_FORMATS = {".sarif": "sarif", ".json": "json", ".xml": "junit"}
 
 LINT = Command("lint", (
     Option("paths", (), "paths", "Descriptor files or folders (folders: *.yaml, *.yml, *.json that .gitignore does not "
@@ -125,6 +127,7 @@ LINT = Command("lint", (
            "enough files, 1 lints in one process.", default=0, minimum=0, metavar="N", fast=True),
     Option("no_cache", ("--no-cache",), "flag", "Neither read nor write the lint cache (.toolcontract_cache, or "
            "the config's cache-dir, or $TOOLCONTRACT_CACHE_DIR).", default=False, fast=True),
+    ROOT,
 ))
 
 ASSESS = Command("assess", (
@@ -136,15 +139,26 @@ ASSESS = Command("assess", (
            multiple=True, fast=True, metavar="PATHS"),
     Option("output_format", ("--format",), "choice", formats_help(ASSESS_FORMATS), choices=tuple(ASSESS_FORMATS), fast=True),
     Option("fail_on", ("--fail-on",), "text", "Outcomes that make the run exit 1 (e.g. effect_unknown,blocked); a "
-           "severity (error, warning, info) sets which transcript findings do (default: error).", multiple=True,
-           fast=True, metavar="OUTCOMES"),
-    Option("verbose", ("--verbose", "-v"), "flag", "Show reasons and evidence for every case.", default=False,
+           "severity (error, warning, info) sets which transcript findings do (default: the config's assess "
+           "fail-on, else error).", multiple=True, fast=True, metavar="OUTCOMES"),
+    Option("select", ("--select",), "text", "Transcripts: conversation rule ids or prefixes to run (e.g. TC801,TC81). "
+           "Default: all (TC8xx).", multiple=True, fast=True, metavar="CODES"),
+    Option("ignore", ("--ignore",), "text", "Transcripts: conversation rule ids or prefixes to skip.", multiple=True,
            fast=True),
+    Option("exit_zero", ("--exit-zero",), "flag", "Exit 0 even when expectations are unmet, outcomes or findings reach "
+           "--fail-on.", default=False, fast=True),
+    Option("output", ("--output", "-o"), "text", "Write the report to FILE in --format, else the format its extension "
+           "names (.sarif, .json, .xml for junit; otherwise json); the terminal gets the default format.",
+           metavar="FILE", fast=True),
+    Option("verbose", ("--verbose", "-v"), "flag", "Show each case's reasons and what the model is shown (the full "
+           "evidence is in --format json).", default=False, fast=True),
     Option("context_file", ("--context",), "text", "Transcripts: a YAML/JSON file of context fields (now, "
            "environment, approvals, target, targets, untrusted_input, sensitive_data) for every call.",
            metavar="FILE"),
     Option("max_rounds", ("--max-rounds",), "count", "Transcripts: more tool rounds than this in one conversation "
-           "is TC809.", default=20, minimum=1, metavar="N"),
+           "is TC809 (default: the config's assess max-rounds, else 20).", minimum=1, metavar="N"),
+    CONFIG,
+    NO_CONFIG,
 ))
 
 COMMANDS = {command.name: command for command in (LINT, ASSESS)}

@@ -26,19 +26,31 @@ class ConfigError(Exception):
     pass
 
 
+class AssessConfig(Record):
+    """The `assess` table (`[tool.toolcontract.assess]`): what `toolcontract assess` takes when its options are
+    not given. `context` is a path made from the configuration's folder; None, () mean "not set"."""
+
+    __slots__ = ("select", "ignore", "fail_on", "context", "max_rounds")
+
+    def __init__(self, select: tuple[str, ...] = (), ignore: tuple[str, ...] = (), fail_on: tuple[str, ...] = (),
+                 context: str | None = None, max_rounds: int | None = None):
+        self.select, self.ignore, self.fail_on = select, ignore, fail_on
+        self.context, self.max_rounds = context, max_rounds
+
+
 class Config(Record):
     """A configuration: `path` is the file it came from (None: defaults); globs and paths are
     relative to `root`, its folder."""
 
     __slots__ = ("path", "root", "select", "ignore", "severity", "per_file_ignores", "include", "exclude", "target",
-                 "overlays", "fail_on", "contracts", "options", "cache_dir")
+                 "overlays", "fail_on", "contracts", "options", "cache_dir", "assess")
 
     def __init__(self, path: str | None = None, root: str = ".", select: tuple[str, ...] = (),
                  ignore: tuple[str, ...] = (), severity: dict[str, str] | None = None,
                  per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = (), include: tuple[str, ...] = (),
                  exclude: tuple[str, ...] = (), target: tuple[str, ...] = (), overlays: dict[str, str] | None = None,
                  fail_on: str | None = None, contracts: str = "optional", options: dict[str, Any] | None = None,
-                 cache_dir: str | None = None):
+                 cache_dir: str | None = None, assess: AssessConfig | None = None):
         self.path = path
         self.root = root
         self.select = select
@@ -53,6 +65,7 @@ class Config(Record):
         self.contracts = contracts
         self.options = {} if options is None else options  # single rules' settings (max-toolset-tokens)
         self.cache_dir = cache_dir  # `cache-dir` as written (relative to `root`), None: the default
+        self.assess = AssessConfig() if assess is None else assess  # the `assess` table
 
     def relative(self, path: str) -> str:
         """A file's path relative to the config's folder, with forward slashes."""
@@ -187,6 +200,15 @@ def _read_pyproject(path: str, raw: bytes):
 
     def locate(keys: tuple) -> tuple[int, int]:
         # TOML parsers give no positions: find the key inside the [tool.toolcontract] table
+        if len(keys) > 1 and keys[0] == "assess":  # a key of [tool.toolcontract.assess]
+            sub = re.search(r"^\s*\[\s*tool\s*\.\s*toolcontract\s*\.\s*assess\s*\]", text, re.M)
+            if sub:
+                found = re.search(rf"^\s*[\"']?{re.escape(str(keys[1]))}[\"']?\s*=", text[sub.end():], re.M)
+                if found:
+                    offset = sub.end() + found.start() + (len(found.group()) - len(found.group().lstrip()))
+                    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+                start = sub.start() + (len(sub.group()) - len(sub.group().lstrip()))
+                return text.count("\n", 0, start) + 1, 1
         table = re.search(r"^\s*\[\s*tool\s*\.\s*toolcontract\s*\]", text, re.M)
         start = table.end() if table else 0
         key = str(keys[0]) if keys else ""
@@ -244,6 +266,10 @@ def config_from_data(data: Any, path: str, locate=lambda keys: (1, 1)) -> Config
         raise ConfigError(f"{path}:1:1: the configuration must be a table of keys, not {type(data).__name__}")
     normalised = {str(k).replace("_", "-"): v for k, v in data.items()}
     original = {str(k).replace("_", "-"): k for k in data}
+    assess_original: dict[str, Any] = {}
+    if isinstance(normalised.get("assess"), dict):  # its keys are kebab-case too, snake_case accepted
+        assess_original = {str(k).replace("_", "-"): k for k in normalised["assess"]}
+        normalised["assess"] = {str(k).replace("_", "-"): v for k, v in normalised["assess"].items()}
     from jsonschema.exceptions import best_match
 
     error = best_match(_validator().iter_errors(normalised))
@@ -255,7 +281,16 @@ def config_from_data(data: Any, path: str, locate=lambda keys: (1, 1)) -> Config
             line, column = locate((original.get(name, name),))
             known = ", ".join(sorted(_validator_keys()))
             raise ConfigError(f"{path}:{line}:{column}: unknown key {original.get(name, name)!r} (known: {known})")
+        if error.validator == "additionalProperties" and keys == ("assess",):
+            known_keys = _validator_keys("assess")
+            name = next(key for key in normalised["assess"] if key not in known_keys)
+            written = assess_original.get(name, name)
+            line, column = locate((original.get("assess", "assess"), written))
+            raise ConfigError(f"{path}:{line}:{column}: unknown key {written!r} in assess (known: "
+                              f"{', '.join(sorted(known_keys))})")
         if keys:
+            if keys[0] == "assess" and len(keys) > 1:
+                keys = (original.get("assess", "assess"), assess_original.get(keys[1], keys[1]), *keys[2:])
             keys = (original.get(keys[0], keys[0]), *keys[1:])
         line, column = locate(keys)
         where = "/".join(str(k) for k in keys) or "the configuration"
@@ -301,6 +336,18 @@ def config_from_data(data: Any, path: str, locate=lambda keys: (1, 1)) -> Config
         contracts=normalised.get("contracts", "optional"),
         options={key: normalised[key] for key in RULE_OPTIONS if key in normalised},
         cache_dir=normalised.get("cache-dir"),
+        assess=_assess_config(normalised.get("assess", {}), root),
+    )
+
+
+def _assess_config(table: dict, root: str) -> AssessConfig:
+    context = table.get("context")
+    return AssessConfig(
+        select=tuple(str(code).upper() for code in table.get("select", ())),
+        ignore=tuple(str(code).upper() for code in table.get("ignore", ())),
+        fail_on=tuple(table.get("fail-on", ())),
+        context=os.path.join(root, context) if context is not None else None,
+        max_rounds=table.get("max-rounds"),
     )
 
 
@@ -314,7 +361,9 @@ def _check_glob(pattern: str, path: str, locate, keys: tuple) -> None:
                           f"{exc.msg}") from None
 
 
-def _validator_keys() -> list[str]:
+def _validator_keys(table: str | None = None) -> list[str]:
+    """The keys the schema knows: at the top, or in a table (`assess`)."""
     from toolcontract.core.schema.bundled import load_schema
 
-    return list(load_schema("config.schema.json")["properties"])
+    properties = load_schema("config.schema.json")["properties"]
+    return list(properties if table is None else properties[table]["properties"])

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from toolcontract.report.common import (AssessReporter, by_file, limit_repeats, lint_summary, more_line, printable,
-                                        rule_tally, line_start, skipped_note, evidence_notes)
+                                        rule_tally, line_start, short_summary, skipped_note, evidence_notes)
 
 
 def finding_line(f) -> str:
@@ -84,6 +84,9 @@ class AssessReport(AssessReporter):
                           f"({report.format}): {conversation_counts(report)}\n")
 
     def finish(self, error: str | None = None) -> None:
+        """The short summary of the cases that fail the run (if any), then the counts."""
+        for line in short_summary(self):
+            self.stream.write(line_start(line) + "\n")
         s = self.summary
         outcomes = ", ".join(f"{k} {v}" for k, v in sorted(s.by_outcome.items())) or "none"
         expectations = (f"{s.expect_failed} unmet expectation{'s' * (s.expect_failed != 1)}" if s.expected
