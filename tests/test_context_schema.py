@@ -32,13 +32,6 @@ def test_schema_is_2020_12_and_shares_the_fixture_schemas_context() -> None:
         assert SCHEMA["$defs"][name] == FIXTURE_SCHEMA["$defs"][name], name
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in (REPO / "schemas").glob("*.json")))
-def test_the_repository_schemas_are_the_shipped_ones(name: str) -> None:
-    """schemas/ (what editors and users point at) and toolcontract/schemas/ (what the wheel ships and the
-    loaders read) hold the same bytes."""
-    assert (REPO / "schemas" / name).read_bytes() == (REPO / "toolcontract" / "schemas" / name).read_bytes()
-
-
 def _fixture_contexts() -> list[tuple[str, object]]:
     found = [("fixtures/transcript-support/context.yaml",
               _read((REPO / "fixtures" / "transcript-support" / "context.yaml").read_text()))]
