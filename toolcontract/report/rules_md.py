@@ -3,7 +3,7 @@ RULE` shows). `python docs/generate.py` writes it; tests/test_docs.py fails when
 
 from __future__ import annotations
 
-from toolcontract.core.rule import Bad, Rule, example_settings
+from toolcontract.core.rule import Bad, Good, Rule, example_settings
 
 FAMILIES = {
     "TC0": "file", "TC1": "names", "TC2": "documentation", "TC3": "effects", "TC4": "schemas",
