@@ -104,7 +104,7 @@ def test_the_readme_snippet_with_a_commit_as_rev(tmp_path, toolcontract_repo, pr
     the hooks' `files:`, is never handed to a hook, and the assess hook has nothing to check."""
     copy, sha = toolcontract_repo
     snippet = readme_snippet("rev:")
-    assert re.search(r"^\s+rev: [0-9a-f]{40}$", snippet, flags=re.M), "the README's rev: is a full commit SHA"
+    assert re.search(r"^\s+rev: [0-9a-f]{40}(\s+#.*)?$", snippet, flags=re.M), "the README's rev: is a full commit SHA"
     config, count = re.subn(r"(?m)^(\s*- repo: )\S+", lambda m: m.group(1) + str(copy), snippet)
     config, revs = re.subn(r"(?m)^(\s+rev: )\S+", lambda m: m.group(1) + sha, config)
     assert count == revs == 1
