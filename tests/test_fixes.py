@@ -352,3 +352,14 @@ def test_an_overlay_ignore_hides_security_findings_only_when_it_names_them(tmp_p
     assert "TC603" in rules_of(findings(tmp_path))
     overlay.write_text("toolcontract: 1\ntools:\n  report_fetch:\n    ignore: [TC603, TC605]\n")
     assert "TC603" not in rules_of(findings(tmp_path))
+
+
+def test_tc103_on_an_overlay_entry_fixes_the_overlay_not_the_list(tmp_path):
+    text = json.dumps(MCP_LIST, indent=2) + "\n"
+    path = write(tmp_path, "tools.json", text)
+    overlay = write(tmp_path, "tools.contract.yaml", OVERLAY.replace("version: 1.0.0", "version: v1"))
+    assert "TC103" in rules_of(findings(tmp_path))
+    run_cli("lint", ".", "--fix", cwd=tmp_path)
+    assert path.read_text() == text
+    assert overlay.read_text() == OVERLAY  # `v1` -> `1.0.0`, the comment kept
+    assert "TC103" not in rules_of(findings(tmp_path))

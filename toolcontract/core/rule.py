@@ -20,6 +20,7 @@ class Edit(Record):
     """One change a fix makes, described on the data, not the text (toolcontract.io.fixes applies it).
 
     `op`: "set" (give `key` of the mapping at `path` the value `value`, adding the key when absent),
+    "replace" (the value at `path` itself becomes `value`: where a field lives, wherever that is),
     "append" (add `value` to the list `key` of the mapping at `path`, making the list when absent, unless
     it holds it already), or "comment" (a YAML comment at `position`, (line, column) of its `#`: `text`
     is the suppression as written, replaced by `value`, or removed when `value` is None).

@@ -80,7 +80,13 @@ def _comment_edits(text: str, edits: list) -> str:
 def _apply(root: Any, edit: Any, new: Any = None) -> None:
     """Apply one data edit to `root` in place; `new(value)` makes the value inserted (ruamel's types)."""
     node = root
-    for token in split_pointer(edit.pointer):
+    tokens = split_pointer(edit.pointer)
+    if edit.op == "replace":  # the value at the pointer itself: as "set" on its parent
+        if not tokens:
+            raise FixError("cannot replace the whole document")
+        edit = edit._replace(op="set", pointer=edit.pointer.rsplit("/", 1)[0], key=tokens[-1])
+        tokens = tokens[:-1]
+    for token in tokens:
         if isinstance(node, dict) and token in node:
             node = node[token]
         elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
@@ -143,6 +149,11 @@ def _json_edits(text: str, edits: list) -> str:
 def _json_edit(text: str, edit: Any) -> str:
     spans = _JsonSpans(text)
     spans.value(0)
+    if edit.op == "replace":
+        if edit.pointer not in spans.found or not edit.pointer:
+            raise FixError(f"nothing at {edit.pointer or '/'} to edit")
+        start, end = spans.found[edit.pointer]
+        return text[:start] + _dump(edit.value) + text[end:]
     target = spans.found.get(edit.pointer)
     if target is None or text[target[0]] != "{":
         raise FixError(f"{edit.pointer or '/'} is no object")

@@ -58,7 +58,7 @@ def check(ctx: ToolContext) -> Iterator[Hit]:
     version = tool.get("version")
     if not isinstance(version, str) or not is_semver(version):
         normal = normalised(version)
-        fix = None if normal is None else Fix((Edit("set", (), "version", normal),), True,
+        fix = None if normal is None else Fix((Edit("replace", ("version",), value=normal),), True,
                                               f"write the version as {normal}")
         yield Hit(("version",), f"version {version!r} is not SemVer (MAJOR.MINOR.PATCH, e.g. 1.2.0)", fix=fix)
 
