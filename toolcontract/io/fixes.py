@@ -129,14 +129,41 @@ def _json_edits(text: str, edits: list) -> str:
     """The JSON text with the edits made in place: a value replaced, a member added after the last
     one of its object (on a line of its own, indented as that one, when the object is written one
     member a line; else on the same line), an item added to a list the same way. Everything else
-    stays byte for byte."""
+    stays byte for byte. The text is read once per pass; an edit that meets another one's (the same
+    member, a value another replaces, what another adds) waits for the next pass."""
     try:
         data = json.loads(text)
     except ValueError as exc:
         raise FixError(f"not valid JSON ({exc})") from None
     expected = _expected(data, edits)
-    for edit in edits:
-        text = _json_edit(text, edit)
+    pending = list(edits)
+    while pending:
+        spans = _JsonSpans(text)
+        spans.value(0)
+        accepted: list[tuple[int, int, int, str]] = []  # (start, end, order, replacement)
+        members: set[tuple[str, str]] = set()
+        emptied: set[str] = set()  # empty containers given an item in this pass
+        waiting = []
+        for order, edit in enumerate(pending):
+            placed = _json_edit(text, spans, edit)
+            if placed is None:
+                waiting.append(edit)
+                continue
+            start, end, replacement, member, container = placed
+            if member in members or (container is not None and container in emptied) or any(
+                    (start < e and s < end) or (s < start < e) or (start < s < end) for s, e, _, _ in accepted):
+                waiting.append(edit)
+                continue
+            members.add(member)
+            if container is not None and spans.last_child.get(container) is None:
+                emptied.add(container)
+            accepted.append((start, end, order, replacement))
+        if not accepted:
+            raise FixError("its edits could not be placed")
+        # from the end, so the places before stay; of two at one place the later first, so they keep their order
+        for start, end, _, replacement in sorted(accepted, key=lambda op: (op[0], op[2]), reverse=True):
+            text = text[:start] + replacement + text[end:]
+        pending = waiting
     try:
         result = json.loads(text)
     except ValueError as exc:  # a bug of ours: never write it
@@ -146,30 +173,37 @@ def _json_edits(text: str, edits: list) -> str:
     return text
 
 
-def _json_edit(text: str, edit: Any) -> str:
-    spans = _JsonSpans(text)
-    spans.value(0)
+def _json_edit(text: str, spans: "_JsonSpans", edit: Any):
+    """(start, end, replacement, the member it edits, the container it adds to or None) for one
+    edit, or None when what it edits is not there yet (another edit of this pass adds it)."""
     if edit.op == "replace":
-        if edit.pointer not in spans.found or not edit.pointer:
-            raise FixError(f"nothing at {edit.pointer or '/'} to edit")
+        if not edit.pointer:
+            raise FixError("cannot replace the whole document")
+        if edit.pointer not in spans.found:
+            return None
         start, end = spans.found[edit.pointer]
-        return text[:start] + _dump(edit.value) + text[end:]
+        parent, _, key = edit.pointer.rpartition("/")
+        return start, end, _dump(edit.value), (parent, key), None
     target = spans.found.get(edit.pointer)
-    if target is None or text[target[0]] != "{":
+    if target is None:
+        return None
+    if text[target[0]] != "{":
         raise FixError(f"{edit.pointer or '/'} is no object")
     member = _join(edit.pointer, edit.key)
     if member in spans.found:
         start, end = spans.found[member]
         if edit.op == "set":
-            return text[:start] + _dump(edit.value) + text[end:]
+            return start, end, _dump(edit.value), (edit.pointer, edit.key), None
         if text[start] != "[":
             raise FixError(f"{member} is no list")
         if edit.value in json.loads(text[start:end]):
-            return text
-        return _insert(text, start, end, spans.last_child.get(member), _dump(edit.value))
+            return start, start, "", (member, "\0" + _dump(edit.value)), None
+        return (*_insert(text, start, end, spans.last_child.get(member), _dump(edit.value)),
+                (member, "\0" + _dump(edit.value)), member)
     value = edit.value if edit.op == "set" else [edit.value]
     start, end = target
-    return _insert(text, start, end, spans.last_child.get(edit.pointer), f"{json.dumps(edit.key)}: {_dump(value)}")
+    return (*_insert(text, start, end, spans.last_child.get(edit.pointer), f"{json.dumps(edit.key)}: {_dump(value)}"),
+            (edit.pointer, edit.key), edit.pointer)
 
 
 def _dump(value: Any) -> str:
@@ -180,11 +214,11 @@ def _join(pointer: str, key: str) -> str:
     return f"{pointer}/{key.replace('~', '~0').replace('/', '~1')}"
 
 
-def _insert(text: str, start: int, end: int, last: tuple[int, int] | None, item: str) -> str:
-    """Add `item` to the object or list spanning text[start:end], after its last member `last`
-    (the start of that member's key or item, and the end of its value)."""
+def _insert(text: str, start: int, end: int, last: tuple[int, int] | None, item: str) -> tuple[int, int, str]:
+    """(start, end, replacement) adding `item` to the object or list spanning text[start:end], after
+    its last member `last` (the start of that member's key or item, and the end of its value)."""
     if last is None:  # empty: `{}` or `[ ]`
-        return text[:start + 1] + item + text[end - 1:]
+        return start + 1, end - 1, item
     member_at, last_end = last
     if "\n" in text[start:member_at]:  # one member a line: a line of its own, indented as the last one
         line_start = text.rfind("\n", 0, member_at) + 1
@@ -194,8 +228,8 @@ def _insert(text: str, start: int, end: int, last: tuple[int, int] | None, item:
             indent = first[first.find("\n") + 1:][:len(first) - len(first.lstrip())]
             indent = indent[:len(indent) - len(indent.lstrip())]
         newline = "\r\n" if text[line_start - 2:line_start] == "\r\n" else "\n"
-        return text[:last_end] + "," + newline + indent + item + text[last_end:]
-    return text[:last_end] + ", " + item + text[last_end:]
+        return last_end, last_end, "," + newline + indent + item
+    return last_end, last_end, ", " + item
 
 
 class _JsonSpans:
@@ -296,7 +330,7 @@ def _yaml_round_trip(text: str):
     except ImportError:  # pragma: no cover - a dependency
         raise FixError("ruamel.yaml is not installed (pip install 'ruamel.yaml>=0.18')") from None
     mapping = _indent_of(text)
-    tried = []
+    data = None
     for offset in (0, mapping):
         for mapping_indent in dict.fromkeys((mapping, 2, 4)):
             yaml = YAML(typ="rt")
@@ -304,14 +338,14 @@ def _yaml_round_trip(text: str):
             yaml.width = 1 << 20
             yaml.indent(mapping=mapping_indent, sequence=mapping_indent + offset, offset=offset)
             yaml.explicit_start = text.lstrip().startswith("---")
-            try:
-                data = yaml.load(text)
-            except YAMLError as exc:  # ruamel refuses what the loader took (a repeated key)
-                problem = str(exc).strip().splitlines()
-                raise FixError(f"ruamel.yaml cannot read it ({problem[-1] if problem else exc})") from None
+            if data is None:  # read once: how it is written back is the writer's setting
+                try:
+                    data = yaml.load(text)
+                except YAMLError as exc:  # ruamel refuses what the loader took (a repeated key)
+                    problem = str(exc).strip().splitlines()
+                    raise FixError(f"ruamel.yaml cannot read it ({problem[-1] if problem else exc})") from None
             stream = io.StringIO()
             yaml.dump(data, stream)
-            tried.append(stream.getvalue())
             if stream.getvalue() == text:
                 return yaml, data
     raise FixError("its layout is not one that can be written back unchanged (YAML fixes keep comments and "
