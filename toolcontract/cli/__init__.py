@@ -269,6 +269,9 @@ def run_lint(
     jobs: int = 0,
     no_cache: bool = False,
     root: Optional[str] = None,
+    fix: bool = False,
+    unsafe_fixes: bool = False,
+    diff: bool = False,
 ) -> int:
     """`lint` after its arguments are parsed (by Typer, or by `_plain_lint_arguments`): the exit code.
 
@@ -283,11 +286,53 @@ def run_lint(
     if output is not None and not output:
         raise UsageFailure("toolcontract: -o/--output needs a file name (it was empty)")
     root = sarif_root(root)
-    result = lint_paths(paths, select=select, ignore=ignore, fail_on=fail_on, targets=target,
-                        input_format=input_format, mcp_stdio=mcp_stdio, mcp_timeout=mcp_timeout, locked=locked,
-                        lock_file=lock_file, config=config, no_config=no_config, jobs=jobs, cache=not no_cache)
-    return report_lint(result, output_format, output, quiet=quiet, statistics=statistics, max_warnings=max_warnings,
+    arguments = dict(select=select, ignore=ignore, fail_on=fail_on, targets=target, input_format=input_format,
+                     mcp_stdio=mcp_stdio, mcp_timeout=mcp_timeout, locked=locked, lock_file=lock_file, config=config,
+                     no_config=no_config, jobs=jobs, cache=not no_cache)
+    if unsafe_fixes and not (fix or diff):
+        raise UsageFailure("toolcontract: --unsafe-fixes works with --fix or --diff")
+    if fix or diff:
+        outcome = _fixed(paths, arguments, unsafe_fixes, diff)
+        if diff:
+            return EXIT_FINDINGS if outcome.changed else EXIT_OK
+        result = outcome.result
+    else:
+        result = lint_paths(paths, **arguments)
+    code = report_lint(result, output_format, output, quiet=quiet, statistics=statistics, max_warnings=max_warnings,
                        exit_zero=exit_zero, root=root)
+    terminal = default_report_format() if output is not None or output_format is None else output_format
+    if fix and terminal in ("text", "rich"):
+        _echo_err(_fixed_line(outcome))
+    return code
+
+
+def _fixed(paths, arguments: dict, unsafe: bool, diff: bool):
+    """`--fix` / `--diff`: the fix job (toolcontract.app.fix); with --fix the changed files are
+    written (each whole, through a temporary file), with --diff their diff is printed instead."""
+    from toolcontract.app.fix import fix_paths, unified_diff
+
+    outcome = fix_paths(paths, unsafe=unsafe, **arguments)
+    for note in outcome.notes:
+        _echo_err(note)
+    if diff:
+        sys.stdout.write(unified_diff(outcome.changed))
+        sys.stdout.flush()
+        files = len(outcome.changed)
+        _echo_err(f"would fix {outcome.fixed} finding{'s' * (outcome.fixed != 1)} in {files} file{'s' * (files != 1)}"
+                  if files else "nothing to fix")
+        return outcome
+    for path, (_, new) in outcome.changed.items():
+        write_whole(path, new)
+    return outcome
+
+
+def _fixed_line(outcome) -> str:
+    remain = len(outcome.result.findings)
+    line = f"fixed {outcome.fixed} finding{'s' * (outcome.fixed != 1)} ({remain} remain)"
+    if outcome.unsafe:
+        line += (f"; {outcome.unsafe} more {'have' if outcome.unsafe != 1 else 'has'} an unsafe fix "
+                 "(--unsafe-fixes applies them)")
+    return line
 
 
 def _plain_lint_arguments(argv: list[str]) -> Optional[dict]:

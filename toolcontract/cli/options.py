@@ -128,6 +128,13 @@ LINT = Command("lint", (
     Option("no_cache", ("--no-cache",), "flag", "Neither read nor write the lint cache (.toolcontract_cache, or "
            "the config's cache-dir, or $TOOLCONTRACT_CACHE_DIR).", default=False, fast=True),
     ROOT,
+    Option("fix", ("--fix",), "flag", "Apply the safe fixes to the files (see `toolcontract rules`: which rules have "
+           "one), then report what remains.", default=False, fast=True),
+    Option("unsafe_fixes", ("--unsafe-fixes",), "flag", "With --fix or --diff: also the fixes that change what the "
+           "contract accepts or claims (additionalProperties: false, required-and-nullable, readOnlyHint).",
+           default=False, fast=True),
+    Option("diff", ("--diff",), "flag", "Print a unified diff of what --fix would change and write nothing; exit 1 "
+           "when something would change, else 0.", default=False, fast=True),
 ))
 
 ASSESS = Command("assess", (

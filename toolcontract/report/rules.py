@@ -16,6 +16,7 @@ def rule_as_dict(rule: Rule) -> dict:
         "severity": rule.severity.label,
         "summary": rule.summary,
         "rationale": rule.rationale,
+        "fix": rule.fixable or None,
         "examples": [
             ({"kind": "bad", "line": e.line, "note": e.note, "text": e.text} if isinstance(e, Bad)
              else {"kind": "good", "note": e.note, "text": e.text}) | ({"before": e.before} if e.before else {})
@@ -47,12 +48,22 @@ def render_rules(rules: list[Rule], stream: TextIO, fmt: str) -> None:
         stream.write(f"{r.id}  {r.name:<{width}}  {r.severity.label:<7}  {r.summary}\n")
 
 
+FIX_NOTES = {
+    "safe": "Fix: safe, applied by `lint --fix` (it keeps what the contract means).",
+    "unsafe": "Fix: unsafe, applied by `lint --fix --unsafe-fixes` (it changes what the contract accepts or "
+              "claims: review it).",
+}
+
+
 def render_rule(rule: Rule, stream: TextIO, fmt: str) -> None:
     if fmt == "json":
         json.dump(rule_as_dict(rule), stream, indent=2)
         stream.write("\n")
         return
-    out = [f"{rule.id} {rule.name} ({rule.severity.label})", "", rule.summary, "", "Why:"]
+    out = [f"{rule.id} {rule.name} ({rule.severity.label})", "", rule.summary, ""]
+    if rule.fixable:
+        out += [FIX_NOTES[rule.fixable], ""]
+    out += ["Why:"]
     out += textwrap.wrap(rule.rationale, 88, initial_indent="  ", subsequent_indent="  ")
     for example in rule.examples:
         if isinstance(example, Bad):
