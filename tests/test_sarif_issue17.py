@@ -185,3 +185,29 @@ def test_live_server_findings_are_logical_locations_naming_server_and_tool(tmp_p
                                     r["locations"][0]["physicalLocation"]["region"]["startLine"],
                                     r["locations"][0]["physicalLocation"]["region"]["startColumn"]) for r in results)
     assert where(saved["results"]) == where(run["results"])
+
+
+def test_every_security_rule_names_its_owasp_mcp_category_in_sarif_rules_and_docs(tmp_path):
+    """Issue 18: each TC6xx rule names its OWASP MCP Top 10 (2025) category: `rules`, SARIF tags and a
+    `taxonomies` entry the rule relates to, docs/rules.md."""
+    import json as _json
+
+    from conftest import REPO, run_cli
+    from toolcontract.core import owasp
+    from toolcontract.lint.engine import all_rules
+
+    security = {i: r for i, r in all_rules().items() if i.startswith("TC6")}
+    assert all(r.owasp and set(r.owasp) <= set(owasp.CATEGORIES) for r in security.values())
+    assert not any(r.owasp for i, r in all_rules().items() if not i.startswith("TC6"))
+    done = run_cli("lint", str(REPO / "fixtures" / "demo"), "--format", "sarif", "--exit-zero")
+    run = _json.loads(done.stdout)["runs"][0]
+    (taxonomy,) = run["taxonomies"]
+    assert taxonomy["name"] == owasp.NAME and [t["id"] for t in taxonomy["taxa"]] == list(owasp.CATEGORIES)
+    for rule in run["tool"]["driver"]["rules"]:
+        if rule["id"] in security:
+            assert f"owasp-mcp-top-10/{security[rule['id']].owasp[0]}" in rule["properties"]["tags"]
+            assert [r["target"]["id"] for r in rule["relationships"]] == list(security[rule["id"]].owasp)
+            assert all(r["target"]["toolComponent"]["name"] == owasp.NAME for r in rule["relationships"])
+    shown = run_cli("rules", "TC603")
+    assert "OWASP MCP Top 10 (2025): MCP03 Tool Poisoning; MCP06" in shown.stdout
+    assert "MCP03 Tool Poisoning" in (REPO / "docs" / "rules.md").read_text("utf-8")

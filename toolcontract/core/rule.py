@@ -156,16 +156,17 @@ class Rule(Record):
     word (the same `owner` property in 40 tools) is reported once, at its first copy, naming how
     many other tools share it.
     `fixable`: "safe" or "unsafe" when the rule offers a fix (see Fix) for some of its hits, else "".
+    `owasp`: the OWASP MCP Top 10 categories its findings belong to (toolcontract.core.owasp), main one first.
     Rules compare equal by everything but `check`.
     """
 
     __slots__ = ("id", "name", "summary", "rationale", "severity", "examples", "scope", "check", "surfaces", "reads",
-                 "contract", "once_per_copy", "fixable")
+                 "contract", "once_per_copy", "fixable", "owasp")
 
     def __init__(self, id: str, name: str, summary: str, rationale: str, severity: Severity,
                  examples: tuple[Bad | Good, ...], scope: str = "tool", check: Callable | None = None,
                  surfaces: tuple[str, ...] = (), reads: tuple[str, ...] = (), contract: bool = False,
-                 once_per_copy: bool = False, fixable: str = ""):
+                 once_per_copy: bool = False, fixable: str = "", owasp: tuple[str, ...] = ()):
         self.id = id
         self.name = name
         self.summary = summary
@@ -179,6 +180,7 @@ class Rule(Record):
         self.contract = contract
         self.once_per_copy = once_per_copy
         self.fixable = fixable
+        self.owasp = owasp
 
     def _compared(self) -> tuple:
         return tuple(getattr(self, name) for name in self.__slots__ if name != "check")

@@ -17,6 +17,7 @@ def rule_as_dict(rule: Rule) -> dict:
         "summary": rule.summary,
         "rationale": rule.rationale,
         "fix": rule.fixable or None,
+        "owasp": list(rule.owasp),
         "examples": [
             ({"kind": "bad", "line": e.line, "note": e.note, "text": e.text} if isinstance(e, Bad)
              else {"kind": "good", "note": e.note, "text": e.text}) | ({"before": e.before} if e.before else {})
@@ -63,6 +64,10 @@ def render_rule(rule: Rule, stream: TextIO, fmt: str) -> None:
     out = [f"{rule.id} {rule.name} ({rule.severity.label})", "", rule.summary, ""]
     if rule.fixable:
         out += [FIX_NOTES[rule.fixable], ""]
+    if rule.owasp:
+        from toolcontract.core import owasp
+
+        out += [f"{owasp.NAME} ({owasp.VERSION}): " + "; ".join(owasp.label(c) for c in rule.owasp), ""]
     out += ["Why:"]
     out += textwrap.wrap(rule.rationale, 88, initial_indent="  ", subsequent_indent="  ")
     for example in rule.examples:

@@ -3,6 +3,7 @@ RULE` shows). `python docs/generate.py` writes it; tests/test_docs.py fails when
 
 from __future__ import annotations
 
+from toolcontract.core import owasp
 from toolcontract.core.rule import Bad, Good, Rule, example_settings
 
 FAMILIES = {
@@ -70,6 +71,8 @@ def render_rules_markdown(rules: list[Rule]) -> str:
     for rule in rules:
         out += [f"## {rule.id} {rule.name}", "", f"Severity: **{rule.severity.label}**. {rule.summary}", "",
                 rule.rationale, ""]
+        if rule.owasp:
+            out += [f"{owasp.NAME} ({owasp.VERSION}): " + "; ".join(owasp.label(c) for c in rule.owasp) + ".", ""]
         for example in rule.examples:
             out += _example(example)
     return "\n".join(out).rstrip("\n") + "\n"

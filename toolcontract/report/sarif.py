@@ -32,7 +32,7 @@ from typing import TextIO
 from urllib.parse import quote
 
 from toolcontract import __version__
-from toolcontract.core import jsoncodec
+from toolcontract.core import jsoncodec, owasp
 from toolcontract.lint.engine import all_rules
 from toolcontract.core.rule import Bad, example_settings
 from toolcontract.core.model import Severity
@@ -227,10 +227,22 @@ def rule_descriptors(prefix: str = "") -> list[dict]:
         if rule.id in SECURITY_SEVERITY:
             descriptor["properties"]["tags"].append("security")
             descriptor["properties"]["security-severity"] = SECURITY_SEVERITY[rule.id]
+        if rule.owasp:  # the OWASP MCP Top 10 categories: tags code scanning shows, and the run's taxonomy
+            descriptor["properties"]["tags"].extend(f"owasp-mcp-top-10/{c}" for c in rule.owasp)
+            descriptor["relationships"] = [
+                {"target": {"id": c, "toolComponent": {"name": owasp.NAME}}, "kinds": ["superset"]}
+                for c in rule.owasp]
         if rule.surfaces:
             descriptor["properties"]["surfaces"] = list(rule.surfaces)
         descriptors.append(descriptor)
     return descriptors
+
+
+def owasp_taxonomy() -> dict:
+    """The OWASP MCP Top 10 as a SARIF taxonomy (a toolComponent the TC6xx rules relate to)."""
+    return {"name": owasp.NAME, "version": owasp.VERSION, "informationUri": owasp.URI, "organization": "OWASP",
+            "shortDescription": {"text": "The ten most critical security risks of Model Context Protocol deployments."},
+            "taxa": [{"id": c, "name": name, "shortDescription": {"text": name}} for c, name in owasp.CATEGORIES.items()]}
 
 
 def result_location(finding, root: str, documents) -> tuple[dict, str]:
@@ -295,6 +307,7 @@ def sarif_document(findings, extra_properties: dict | None = None, root: str | N
         "tool": {"driver": {"name": "toolcontract", "version": __version__, "semanticVersion": __version__,
                             "rules": rules}},
         "originalUriBaseIds": {SRCROOT: {"uri": _root_uri(root)}},
+        "taxonomies": [owasp_taxonomy()],
         "columnKind": "unicodeCodePoints",
         "results": results,
     }

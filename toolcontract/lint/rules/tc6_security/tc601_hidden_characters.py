@@ -16,6 +16,7 @@ RULE = Rule(
     id="TC601",
     name="hidden-characters",
     severity=Severity.ERROR,
+    owasp=("MCP03",),
     summary="Model-facing text contains invisible characters: zero-width, bidi controls, tag characters, controls.",
     rationale=(
         "A reviewer reads a tool's text in an editor or a UI; a model reads every code point. Zero-width "

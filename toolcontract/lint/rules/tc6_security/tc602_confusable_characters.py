@@ -16,6 +16,7 @@ RULE = Rule(
     id="TC602",
     name="confusable-characters",
     severity=Severity.ERROR,
+    owasp=("MCP03",),
     summary="A tool or property name, or a word of its text, uses look-alike letters or mixes scripts.",
     rationale=(
         "`send_emаil` with a Cyrillic `а` is a different name from `send_email` that looks the same: a "

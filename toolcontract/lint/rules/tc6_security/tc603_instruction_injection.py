@@ -17,6 +17,7 @@ RULE = Rule(
     id="TC603",
     name="instruction-injection",
     severity=Severity.ERROR,
+    owasp=("MCP03", "MCP06"),
     summary="Model-facing text carries instructions aimed at the model: overrides, concealment, fake authority.",
     rationale=(
         "Tool poisoning puts orders for the model into a tool's description, a property description, an "

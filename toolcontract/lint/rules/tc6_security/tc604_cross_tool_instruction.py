@@ -17,6 +17,7 @@ RULE = Rule(
     id="TC604",
     name="cross-tool-instruction",
     severity=Severity.ERROR,
+    owasp=("MCP03", "MCP06"),
     summary="A tool's text gives orders about another tool, or about every other tool (shadowing).",
     rationale=(
         "A tool's description is loaded next to every other tool's, so a poisoned one can change how the "

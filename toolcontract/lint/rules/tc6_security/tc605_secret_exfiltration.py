@@ -17,6 +17,7 @@ RULE = Rule(
     id="TC605",
     name="secret-exfiltration",
     severity=Severity.ERROR,
+    owasp=("MCP10", "MCP01"),
     summary="Model-facing text asks for credentials or conversation content, or to send data to an outside address.",
     rationale=(
         "A poisoned tool asks the model to read `~/.ssh/id_rsa` or `.env` and pass it as an argument, "

@@ -15,6 +15,7 @@ RULE = Rule(
     id="TC606",
     name="embedded-secret",
     severity=Severity.ERROR,
+    owasp=("MCP01",),
     summary="A descriptor contains an API key, token or private key.",
     rationale=(
         "Descriptors are committed, published and sent to every model that loads the tool, so a key in "

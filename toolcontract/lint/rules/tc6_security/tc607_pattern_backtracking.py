@@ -16,6 +16,7 @@ RULE = Rule(
     id="TC607",
     name="pattern-backtracking",
     severity=Severity.WARNING,
+    owasp=("MCP03",),
     summary="A `pattern` or `patternProperties` key can take exponential time on a backtracking regex engine.",
     rationale=(
         "Most validators (JavaScript, Python's `re`, PCRE, .NET) match `pattern` by backtracking, and a "

@@ -16,6 +16,7 @@ RULE = Rule(
     id="TC608",
     name="attack-payload",
     severity=Severity.ERROR,
+    owasp=("MCP05",),
     summary="A default, example or enum value carries an attack payload, or the text holds script or a destructive command.",
     rationale=(
         "A model passes defaults, examples and enum values on verbatim, so a value such as "

@@ -22,6 +22,7 @@ RULE = Rule(
     id="TC609",
     name="security-scan-limit",
     severity=Severity.WARNING,
+    owasp=("MCP03",),
     summary="The security rules stopped reading a file: too many findings, or too much distinct text.",
     rationale=(
         f"The TC6 rules report at most {MAX_FINDINGS} strings per file and scan at most {MAX_CHARACTERS:,} "
