@@ -16,7 +16,7 @@ from itertools import filterfalse
 from typing import TYPE_CHECKING, Any
 
 from toolcontract.core.descriptor import ToolView
-from toolcontract.security import gates, signals
+from toolcontract.security import gates, intent, signals
 # a file's budget (see the package); the scan reads these names, so a test can lower them here
 from toolcontract.security import MAX_CHARACTERS, MAX_FINDINGS, ascii_control
 from toolcontract.security.lazy import Lazy
@@ -110,6 +110,33 @@ def analyse(text: str, kind: str) -> TextReport:
 
 
 def _read(text: str, kind: str) -> tuple[TextReport, int]:
+    """What a string has to report (the phrase signals, then what the text does: security.intent),
+    and what reading it costs the file's budget (see _read_phrases; a text with an intent feature
+    costs its length once more)."""
+    report, cost = _read_phrases(text, kind)
+    if (kind == TEXT or kind == VALUE or kind == OTHER) and len(text) >= 16:
+        read = intent.view(text)
+        if read.opened:
+            found = intent.matches(text, None, read)
+            if found:
+                report = _with_intent(report, text, kind, found)
+    return report, cost
+
+
+def _with_intent(report: TextReport, text: str, kind: str, found: dict) -> TextReport:
+    """The report with the intent features' matches counted next to the phrase signals' (which are
+    scored again here, since a report keeps only the scores that reach the threshold)."""
+    injection, exfiltration = report.injection, report.exfiltration
+    if "injection" in found:
+        injection = signals.merged(signals.injection_score(text), found["injection"])
+    if "exfiltration" in found:
+        exfiltration = signals.merged(signals.exfiltration_score(text, kind), found["exfiltration"])
+    merged = TextReport(report.hidden, report.confusion, injection, exfiltration, report.secrets, report.payloads,
+                        report.may_shadow or "shadowing" in found, report.backtracking)
+    return merged if merged else EMPTY
+
+
+def _read_phrases(text: str, kind: str) -> tuple[TextReport, int]:
     """What a string has to report, and what reading it costs the file's budget: its length,
     times one plus the number of gates it opens for prose of 16 characters or more."""
     size = len(text)

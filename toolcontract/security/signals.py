@@ -584,6 +584,11 @@ def _strongest(matches: Iterable[Match]) -> Score:
     return Score(sum(m.weight for m in chosen), chosen)
 
 
+def merged(score: Score, extra: Iterable[Match]) -> Score:
+    """A score with more matches counted (the strongest of each category, as always)."""
+    return _strongest([*score.matches, *extra])
+
+
 _STRONG_INJECTION = tuple(s for s in INJECTION if s.weight >= 2)
 _WEAK_INJECTION = tuple(s for s in INJECTION if s.weight < 2)
 
@@ -701,6 +706,9 @@ def shadowing_score(text: str, own_name: str | None) -> Score:
                     found.append(Match(_ADDRESS_SIGNAL, *view.original(lo + a.start(), lo + a.end()),
                                        _ADDRESS_SIGNAL.weight))
             break
+    from toolcontract.security import intent
+
+    found.extend(intent.matches(text, own_name).get("shadowing", ()))
     return _strongest(found) if found else NOTHING
 
 
