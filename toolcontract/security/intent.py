@@ -48,13 +48,14 @@ from toolcontract.security.signals import Match, Signal
 _F = re.IGNORECASE | re.UNICODE
 
 
-def _words(*alternatives: str) -> str:
-    return "(?:" + "|".join(alternatives) + ")"
+def _words(*alternatives: str) -> tuple[str, ...]:
+    """A slot: alternatives, each a regular expression (searched case-insensitively)."""
+    return alternatives
 
 
 # ------------------------------------------------------------------ slots (word classes)
 
-SLOTS: dict[str, str] = {
+SLOTS: dict[str, tuple[str, ...]] = {
     # the person the model serves
     "user": _words(
         r"\b(?:the\s+)?(?:user|users|end[\s-]user)\b", r"\bperson\s+(?:you\s+are\s+)?(?:helping|talking\s+to|assisting)\b",
@@ -327,8 +328,14 @@ SLOT_MARKS: dict[str, tuple[str, ...]] = {
 }
 
 # a negation bearing on a verb of telling: a few words before it, or (Japanese, Korean) right after it
-SLOTS["neg-tell"] = (r"(?:" + SLOTS["negation"] + r")(?:\W+\w+){0,4}?\W*(?:" + SLOTS["tell"] + r")"
-                     r"|(?:" + SLOTS["tell"] + r")\S{0,6}?(?:" + SLOTS["negation"] + r")")
+def _negated_telling(negation: tuple[str, ...], tell: tuple[str, ...]) -> tuple[str, ...]:
+    neg, verb = "(?:" + "|".join(negation) + ")", "(?:" + "|".join(tell) + ")"
+    return (neg + r"(?:\W+\w+){0,4}?\W*" + verb, verb + r"\S{0,6}?" + neg)
+
+
+SLOTS["neg-tell"] = _negated_telling(SLOTS["negation"], SLOTS["tell"])
+_ASCII_NEG_TELL = _negated_telling(tuple(a for a in SLOTS["negation"] if a.isascii()),
+                                   tuple(a for a in SLOTS["tell"] if a.isascii()))
 
 
 class Feature:
@@ -338,18 +345,67 @@ class Feature:
 
     def __init__(self, id: str, rule: str, category: str, weight: int, meaning: str, needs: tuple[str, ...],
                  unless: tuple[str, ...] = (), example: str = ""):
-        self.signal = Signal(id, category, weight, meaning, _SLOT_PATTERNS[needs[0]])
+        self.signal = Signal(id, category, weight, meaning, _NEVER)
         self.rule = rule  # "injection" (TC603), "exfiltration" (TC605) or "shadowing" (TC604)
         self.needs = needs
         self.unless = unless
         self.example = example
 
 
-_SLOT_PATTERNS: dict[str, Lazy] = {name: Lazy(source, _F) for name, source in SLOTS.items()}
+_NEVER = Lazy(r"$^")
+
+
+def _branches(expression: str) -> list[str]:
+    """An expression's top-level alternatives (split at each `|` outside groups and classes)."""
+    pieces, depth, start, i, in_class = [], 0, 0, 0, False
+    while i < len(expression):
+        c = expression[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            pieces.append(expression[start:i])
+            start = i + 1
+        i += 1
+    pieces.append(expression[start:])
+    return pieces
+
+
+class _Slot:
+    """A slot's alternatives as two expressions, each compiled on first use: those written in ASCII
+    (all an ASCII sentence can match), and all of them, for a sentence with other characters. So a
+    run over English text never compiles the Russian, Chinese or Japanese alternatives."""
+
+    __slots__ = ("ascii", "every")
+
+    def __init__(self, alternatives: tuple[str, ...], ascii_alternatives: tuple[str, ...] | None = None):
+        if ascii_alternatives is None:
+            ascii_alternatives = tuple(piece for a in alternatives for piece in _branches(a) if piece.isascii())
+        self.ascii = Lazy("|".join(ascii_alternatives), _F) if ascii_alternatives else None
+        self.every = Lazy("|".join(alternatives), _F)
+
+    def search(self, text: str, plain: bool | None = None) -> "re.Match | None":
+        if plain is None:
+            plain = text.isascii()
+        if plain:
+            return self.ascii.pattern.search(text) if self.ascii is not None else None
+        return self.every.pattern.search(text)
+
+
+_SLOT_PATTERNS: dict[str, _Slot] = {name: _Slot(alternatives) for name, alternatives in SLOTS.items()}
+_SLOT_PATTERNS["neg-tell"] = _Slot(SLOTS["neg-tell"], _ASCII_NEG_TELL)
 # another tool, named: an identifier (snake_case, camelCase) or a word before "tool"
 _TOOL = Lazy(r"(?<![\w@.$-])(?:[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*)(?![\w@-])"
              r"|\b[A-Za-z][\w-]*(?=\s+(?:tool|function)\b)")
-_SLOT_PATTERNS["tool"] = _TOOL
+
 
 FEATURES: tuple[Feature, ...] = (
     Feature("conceal-from-user", "injection", "conceal", 3, "hides the tool's use from the user",
@@ -404,19 +460,23 @@ def _keyed_slots(feature: "Feature") -> list[str]:
     return [name for name in feature.needs if name in SLOT_WORDS or name in SLOT_MARKS]
 
 
+# the slot whose words or substrings open each feature's gate: one that few texts hold (the filter
+# then asks for the others)
+GATE_SLOTS = {
+    "conceal-from-user": "user", "conceal-instructions": "instructions", "pose-as-self": "pose",
+    "privileged-role": "privileged", "approve-everything": "approve-all", "standing-reply-order": "standing",
+    "override-earlier": "override", "priority-claim": "priority", "model-vocative": "vocative",
+    "conversation-into-argument": "conversation", "secret-into-argument": "secret", "data-to-address": "address",
+    "other-tool-rerouted": "reroute", "other-tool-output-taken": "to-self", "other-tool-discredited": "redirect",
+    "other-tool-copied-to-address": "address",
+}
+
+
 def _gate(feature: "Feature") -> tuple[str, ...]:
-    """The feature's gate (gates.GateTable entries): the words of its first two keyed slots together,
-    or a substring of either."""
-    slots = _keyed_slots(feature)
-    entries: list[str] = []
-    worded = [name for name in slots if name in SLOT_WORDS][:2]
-    if len(worded) == 2:
-        entries.append(" & ".join("|".join(SLOT_WORDS[name].split()) for name in worded))
-    elif worded:
-        entries.extend(SLOT_WORDS[worded[0]].split())
-    for name in (worded or slots[:1]):
-        entries.extend("=" + mark for mark in SLOT_MARKS.get(name, ()))
-    return tuple(dict.fromkeys(entries))
+    """The feature's gate (gates.GateTable entries): a word or a substring of its gate slot."""
+    name = GATE_SLOTS[feature.signal.id]
+    assert name in feature.needs, (feature.signal.id, name)
+    return tuple(dict.fromkeys([*SLOT_WORDS.get(name, "").split(), *("=" + m for m in SLOT_MARKS.get(name, ()))]))
 
 
 def _filter(feature: "Feature") -> tuple[tuple[str, ...], ...]:
@@ -444,11 +504,13 @@ _COMPILED: dict[str, tuple] = {}
 
 
 @functools.cache
-def _table():
-    """The features' gates (gates.GateTable), built once, on first use."""
+def _table(plain: bool = False):
+    """The features' gates (gates.GateTable), built once, on first use; `plain`: only the gate entries an
+    ASCII text can hold (most texts: their substrings in other scripts need not be looked for)."""
     from toolcontract.security.gates import GateTable, words_of_filters
 
-    return GateTable(GATES, words_of_filters(FILTERS.values()))
+    gates = {id: tuple(e for e in entries if e.isascii()) for id, entries in GATES.items()} if plain else GATES
+    return GateTable(gates, words_of_filters(FILTERS.values()))
 
 
 def view(text: str):
@@ -458,7 +520,7 @@ def view(text: str):
     from toolcontract.security.gates import View
 
     low = text.lower()
-    opened, words = _table().open(low)
+    opened, words = _table(low.isascii()).open(low)
     return View(text, None, opened, low if len(low) == len(text) else None, words)
 
 
@@ -493,13 +555,14 @@ def matches(text: str, own_name: str | None = None, view=None) -> dict[str, list
         if len(part.strip()) < 8:
             continue
         seen: dict[str, re.Match | None] = {}
+        plain = part.isascii()
 
         def slot(name: str) -> re.Match | None:
             if name not in seen:
                 if name == "tool":
                     seen[name] = next((m for m in _TOOL.pattern.finditer(part) if not _is_self(m.group(), own_name)), None)
                 else:
-                    seen[name] = _SLOT_PATTERNS[name].pattern.search(part)
+                    seen[name] = _SLOT_PATTERNS[name].search(part, plain)
             return seen[name]
 
         for feature in possible:
@@ -521,6 +584,11 @@ def _is_self(mention: str, own: str | None) -> bool:
         return False
     own = own.lower()
     return bare in (own, own.replace("_", "-"), own.replace("-", "_"))
+
+
+def mentions(sentence: str) -> bool:
+    """Whether a sentence speaks of detecting, flagging or giving examples of something (a mention cue)."""
+    return _SLOT_PATTERNS["mention-cue"].search(sentence) is not None
 
 
 def feature_table() -> str:
