@@ -739,7 +739,9 @@ def shadowing_score(text: str, own_name: str | None) -> Score:
             break
     from toolcontract.security import intent
 
-    found.extend(intent.matches(text, own_name).get("shadowing", ()))
+    # ASCII text: its view is the text as written and holds the features' gates; other text: read apart
+    read = view if view.where is None and text.isascii() else None
+    found.extend(intent.matches(text, own_name, read).get("shadowing", ()))
     return _strongest(found) if found else NOTHING
 
 
