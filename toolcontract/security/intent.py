@@ -391,24 +391,33 @@ def _branches(expression: str) -> list[str]:
 
 
 class _Slot:
-    """A slot's alternatives as two expressions, each compiled on first use: those written in ASCII
-    (all an ASCII sentence can match), and all of them, for a sentence with other characters. So a
-    run over English text never compiles the Russian, Chinese or Japanese alternatives."""
+    """A slot's alternatives as expressions compiled on first use: those written in ASCII (all an ASCII
+    sentence can match) and all of them, for a sentence with other characters; so a run over English
+    text never compiles the Russian, Chinese or Japanese alternatives. Searched in the lower-cased
+    sentence (case-sensitive expressions compile and run faster), except a slot that tells case apart
+    (`(?-i:`), searched in the sentence as written, case-insensitively elsewhere."""
 
-    __slots__ = ("ascii", "every")
+    __slots__ = ("ascii", "every", "cased", "_folding")
 
     def __init__(self, alternatives: tuple[str, ...], ascii_alternatives: tuple[str, ...] | None = None):
         if ascii_alternatives is None:
             ascii_alternatives = tuple(piece for a in alternatives for piece in _branches(a) if piece.isascii())
-        self.ascii = Lazy("|".join(ascii_alternatives), _F) if ascii_alternatives else None
-        self.every = Lazy("|".join(alternatives), _F)
+        self.cased = any("(?-i:" in a for a in alternatives)
+        flags = _F if self.cased else re.UNICODE
+        self.ascii = Lazy("|".join(ascii_alternatives), flags) if ascii_alternatives else None
+        self.every = Lazy("|".join(alternatives), flags)
+        self._folding = Lazy("|".join(alternatives), _F)  # for a text whose lower case is not as long
 
-    def search(self, text: str, plain: bool | None = None) -> "re.Match | None":
-        if plain is None:
-            plain = text.isascii()
+    def search(self, text: str, plain: bool, low: str | None) -> "re.Match | None":
+        if self.cased:
+            target, folded = text, False
+        elif low is not None:
+            target, folded = low, False
+        else:
+            return self._folding.pattern.search(text)
         if plain:
-            return self.ascii.pattern.search(text) if self.ascii is not None else None
-        return self.every.pattern.search(text)
+            return self.ascii.pattern.search(target) if self.ascii is not None else None
+        return self.every.pattern.search(target)
 
 
 _SLOT_PATTERNS: dict[str, _Slot] = {name: _Slot(alternatives) for name, alternatives in SLOTS.items()}
@@ -572,13 +581,16 @@ def matches(text: str, own_name: str | None = None, view=None) -> dict[str, list
             continue
         seen: dict[str, re.Match | None] = {}
         plain = part.isascii()
+        low: str | None = part.lower()
+        if len(low) != len(part):
+            low = None
 
         def slot(name: str) -> re.Match | None:
             if name not in seen:
                 if name == "tool":
                     seen[name] = next((m for m in _TOOL.pattern.finditer(part) if not _is_self(m.group(), own_name)), None)
                 else:
-                    seen[name] = _SLOT_PATTERNS[name].search(part, plain)
+                    seen[name] = _SLOT_PATTERNS[name].search(part, plain, low)
             return seen[name]
 
         for feature in possible:
@@ -604,7 +616,8 @@ def _is_self(mention: str, own: str | None) -> bool:
 
 def mentions(sentence: str) -> bool:
     """Whether a sentence speaks of detecting, flagging or giving examples of something (a mention cue)."""
-    return _SLOT_PATTERNS["mention-cue"].search(sentence) is not None
+    low = sentence.lower()
+    return _SLOT_PATTERNS["mention-cue"].search(sentence, sentence.isascii(), low if len(low) == len(sentence) else None) is not None
 
 
 def feature_table() -> str:
