@@ -69,12 +69,14 @@ SLOTS: dict[str, tuple[str, ...]] = {
         r"मत|नहीं"),
     # verbs of letting someone know
     "tell": _words(
-        r"\b(?:learn|find\s+out|notice|realis|realiz|tell|told|inform|notify|mention|reveal|disclose|let\s+(?:\w+\s+){1,5}(?:know|see|find))\w*",
-        r"\b(?:erfahren|erfährt|mitteil\w*|sag\w*|verrat\w*|erwähn\w*|informier\w*|bemerk\w*|wissen\s+lassen)",
-        r"\b(?:sache|apprend\w*|dis|dire|inform\w*|mentionn\w*|r[ée]v[ée]l\w*|signal\w*|d[ée]couvr\w*)",
-        r"\b(?:sepa|enter[ea]\w*|digas|decir|dile|inform\w*|mencion\w*|revel\w*|notific\w*|descubr\w*)",
-        r"\b(?:saiba|descubra|diga|dizer|inform\w*|mencion\w*|revel\w*|notifi\w*|perceb\w*)",
-        r"\b(?:sappia|dire|dica|dirgli|inform\w*|menzion\w*|rivel\w*|accorg\w*|scopr\w*)",
+        r"\b(?:learn(?:s|ed|t|ing)?|find(?:s|ing)?\s+out|found\s+out|notic(?:e|es|ed|ing)|reali[sz](?:e|es|ed|ing)|"
+        r"tell(?:s|ing)?|told|inform(?:s|ed|ing)?|notif(?:y|ies|ied|ying)|mention(?:s|ed|ing)?|reveal(?:s|ed|ing)?|"
+        r"disclos(?:e|es|ed|ing)|let\s+(?:\w+\s+){1,5}(?:know|see|find))\b",
+        r"\b(?:erfahren|erf[äa]hrt|mitteil\w*|sag\w*|verrat\w*|verr[äa]t|erw[äa]hn\w*|informier\w*|bemerk\w*|wissen\s+lassen)",
+        r"\b(?:sache|apprenn?\w*|dis|dire|informe[rz]?|mentionne\w*|r[ée]v[ée]l\w*|signale[rz]?|d[ée]couvr\w*)\b",
+        r"\b(?:sepa|enter[ea]\w*|digas|decir|dile|inform(?:e|es|ar)|mencion(?:e|es|ar)|revel(?:e|es|ar)|notifi(?:que|ques|car)|descubr\w*)\b",
+        r"\b(?:saiba|descubra|diga|dizer|inform(?:e|ar)|mencion(?:e|ar)|revel(?:e|ar)|notifi(?:que|car)|perceb\w*)\b",
+        r"\b(?:sappia|dire|dica|dirgli|inform(?:a|i|are)|menzion\w*|rivel\w*|accorg\w*|scopr\w*)\b",
         r"(?:сообщ|говор|скаж|узна|рассказ|упомин|упомян|раскры|замет)\w*",
         r"告诉|透露|提及|通知|告知|察觉|发现|提起", r"伝え|言わ|知らせ|教え|明かさ|気づ|知られ", r"알리|말하|알려|눈치|공개",
         r"تخبر|تذكر|تكشف|يعلم", r"बताना|बताएं|बताओ|बताइए"),
