@@ -213,7 +213,7 @@ SLOTS: dict[str, tuple[str, ...]] = {
         r"매개변수|파라미터|필드|인자", r"حقل|معامل", r"फ़ील्ड|पैरामीटर"),
     "secret": _words(
         r"(?-i:\b(?!(?:YOUR|MY|INSERT|REPLACE|EXAMPLE|DUMMY|FAKE|TEST)_)[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|PWD|PAT|CREDENTIALS?)\b)",
-        r"(?-i:\$[A-Z_][A-Z0-9_]{2,})", r"\b(?:environment|env)\s+variables?\b",
+        r"(?-i:\$[A-Z_]*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|PWD|PAT|CREDENTIALS?)\b)", r"\b(?:environment|env)\s+variables?\b",
         r"umgebungsvariable\w*|variable\s+d['’]environnement|variables?\s+de\s+entorno|vari[áa]vel\s+de\s+ambiente|variabile\s+d['’]ambiente",
         r"переменн\w+\s+(?:окружения|среды)|环境变量|環境変数|환경\s*변수|متغير\s+البيئة|पर्यावरण\s+चर",
         r"(?:^|[\s`'\"/~(])\.(?:npmrc|netrc|pypirc|pgpass|git-credentials|env)\b", r"\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)",
@@ -525,9 +525,53 @@ def _needs(feature_id: str):
 _COMPILED: dict[str, tuple] = {}
 
 
+# The gates of ASCII text (most text): whole words (a set lookup each) and `@`, which the phrase signals'
+# table reads anyway, rather than substrings (each a search of every text); the phrase signals' table holds
+# them (security.gates), so an ASCII text is read once for both. Other text is read with GATES (intent.view).
+_USER = ("user users person nutzer nutzers benutzer benutzers anwender utilisateur utilisateurs utilisatrice "
+         "usuario usuarios usuaria utente utenti")
+ASCII_GATES: dict[str, tuple[str, ...]] = {
+    "conceal-from-user": tuple(_USER.split()),
+    "conceal-instructions": tuple("instruction instructions directions rules prompt anweisung anweisungen "
+                                  "instrucciones instruccion instrucoes istruzione istruzioni consignes".split()),
+    "pose-as-self": ("though", "as & if", "als & ob", "comme & si", "como & si|se", "come & se"),
+    "privileged-role": (*"administrator admin root superuser sudo unrestricted unfiltered uncensored jailbroken "
+                        "privileges lifted restrictions elevated administrateur administrador amministratore "
+                        "systemverwalter".split(), "god|developer & mode"),
+    "approve-everything": tuple("approve grant comply fulfil fulfill carry ohne sans sin sem senza toutes todas "
+                                "tutte jede".split()),
+    "standing-reply-order": tuple("reply replies respond answer answers write recommend append speak talk mention "
+                                  "end antworte antworten schreibe reponds repondez ecris ajoute recommande "
+                                  "mentionne parle responde escribe anade agrega recomienda menciona habla responda "
+                                  "escreva adicione recomende mencione fale rispondi scrivi aggiungi consiglia "
+                                  "menziona parla".split()),
+    "override-earlier": tuple("ignore disregard forget discard drop ignoriere ignorieren ignorez ignorer ignora "
+                              "ignorar".split()),
+    "priority-claim": tuple("priority precedence overrides override treat vorrang priorite prioridad prioridade "
+                            "priorita".split()),
+    "model-vocative": ("assistant", "llm", "claude", "gpt", "chatgpt", "gemini", "copilot", "assistenten",
+                       "asistente", "assistente", "note|attention|hey|dear & ai|model|agent"),
+    "conversation-into-argument": tuple("conversation dialogue dialog transcript said typed turns nachrichten "
+                                        "verlauf unterhaltung historique historial historico conversa cronologia "
+                                        "conversazione precedenti anteriores precedents".split()),
+    "secret-into-argument": tuple("token key secret password passwd pwd pat credential credentials environment env "
+                                  "kubeconfig npmrc netrc pypirc pgpass rsa ssh aws umgebungsvariable "
+                                  "environnement entorno ambiente".split()),
+    "data-to-address": ("=@", "http", "https", "ftp", "ws", "wss"),
+    "other-tool-rerouted": tuple("its their recipient recipients destination cc bcc empfanger destinataire "
+                                 "destinatario".split()),
+    "other-tool-output-taken": ("this & tool", "dieses & werkzeug", "cet & outil", "esta & herramienta|ferramenta",
+                                "questo & strumento"),
+    "other-tool-discredited": ("instead", "route", "through", "stattdessen", "invece", "la & place", "su & lugar",
+                               "vez & disso"),
+    "other-tool-copied-to-address": ("=@", "http", "https", "ftp", "ws", "wss"),
+}
+assert set(ASCII_GATES) == {feature.signal.id for feature in FEATURES}
+
+
 def ascii_gates() -> dict[str, tuple[str, ...]]:
-    """The gate entries an ASCII text can hold (the phrase signals' table holds them: security.gates)."""
-    return {id: tuple(e for e in entries if e.isascii()) for id, entries in GATES.items()}
+    """The gate entries of ASCII text (ASCII_GATES)."""
+    return ASCII_GATES
 
 
 @functools.cache
