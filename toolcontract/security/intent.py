@@ -347,8 +347,7 @@ def _negated_telling(negation: tuple[str, ...], tell: tuple[str, ...]) -> tuple[
 
 
 SLOTS["neg-tell"] = _negated_telling(SLOTS["negation"], SLOTS["tell"])
-_ASCII_NEG_TELL = _negated_telling(tuple(a for a in SLOTS["negation"] if a.isascii()),
-                                   tuple(a for a in SLOTS["tell"] if a.isascii()))
+
 
 
 class Feature:
@@ -366,6 +365,12 @@ class Feature:
 
 
 _NEVER = Lazy(r"$^")
+
+
+def _latin(expression: str) -> bool:
+    """Whether an expression is written in Latin letters only (accents too: an ASCII sentence may meet
+    `erf[äa]hrt` by its ASCII branch), no other script."""
+    return all(ord(c) < 0x250 or c in "’‘" for c in expression)
 
 
 def _branches(expression: str) -> list[str]:
@@ -403,7 +408,7 @@ class _Slot:
 
     def __init__(self, alternatives: tuple[str, ...], ascii_alternatives: tuple[str, ...] | None = None):
         if ascii_alternatives is None:
-            ascii_alternatives = tuple(piece for a in alternatives for piece in _branches(a) if piece.isascii())
+            ascii_alternatives = tuple(piece for a in alternatives for piece in _branches(a) if _latin(piece))
         self.cased = any("(?-i:" in a for a in alternatives)
         flags = _F if self.cased else re.UNICODE
         self.ascii = Lazy("|".join(ascii_alternatives), flags) if ascii_alternatives else None
@@ -423,7 +428,8 @@ class _Slot:
 
 
 _SLOT_PATTERNS: dict[str, _Slot] = {name: _Slot(alternatives) for name, alternatives in SLOTS.items()}
-_SLOT_PATTERNS["neg-tell"] = _Slot(SLOTS["neg-tell"], _ASCII_NEG_TELL)
+_SLOT_PATTERNS["neg-tell"] = _Slot(SLOTS["neg-tell"], _negated_telling(
+    *(tuple(p for a in SLOTS[name] for p in _branches(a) if _latin(p)) for name in ("negation", "tell"))))
 # another tool, named: an identifier (snake_case, camelCase) or a word before "tool"
 _TOOL = Lazy(r"(?<![\w@.$-])(?:[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*)(?![\w@-])"
              r"|\b[A-Za-z][\w-]*(?=\s+(?:tool|function)\b)")
@@ -613,7 +619,7 @@ def matches(text: str, own_name: str | None = None, view=None) -> dict[str, list
     """The features that hold in a text, by rule ("injection", "exfiltration", "shadowing"), each
     match at its first slot's span in `text`. `own_name`: the tool's own name, which is not
     "another tool"; `view`: the text's gates.View, when the caller has it."""
-    if len(text) < 12:
+    if len(text) < (12 if text.isascii() else 6):
         return {}
     if view is None:
         view = globals()["view"](text)
@@ -623,7 +629,7 @@ def matches(text: str, own_name: str | None = None, view=None) -> dict[str, list
     found: dict[str, list[Match]] = {}
     for sentence in _SENTENCE.pattern.finditer(text):
         lo, part = sentence.start(), sentence.group()
-        if len(part.strip()) < 8:
+        if len(part.strip()) < (8 if part.isascii() else 4):
             continue
         seen: dict[str, re.Match | None] = {}
         plain = part.isascii()

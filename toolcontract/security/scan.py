@@ -114,7 +114,7 @@ def _read(text: str, kind: str) -> tuple[TextReport, int]:
     and what reading it costs the file's budget (see _read_phrases; a text with an intent feature
     costs its length once more)."""
     report, cost, view = _read_phrases(text, kind)
-    if (kind == TEXT or kind == VALUE or kind == OTHER) and len(text) >= 16:
+    if (kind == TEXT or kind == VALUE or kind == OTHER) and (len(text) >= 16 or len(text) >= 6 and not text.isascii()):
         # printable ASCII: the phrase signals' view is the text as written, and the features' gates
         # are in its table; other text: the features read it as written (intent.view), not folded
         if view is None or view.where is not None or not text.isascii():
