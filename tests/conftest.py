@@ -165,6 +165,7 @@ def run_cli(*args: object, cwd: Path | str | None = None, stdin: str | None = No
     from toolcontract import cli
 
     argv = ["toolcontract", *map(str, args)]
+    env = {"GITHUB_ACTIONS": None, **(env or {})}  # run under GitHub Actions, lint's default format would be github
     with contextlib.chdir(cwd or os.getcwd()), CliRunner().isolation(input=stdin, env=env) as (out, err, _):
         saved, sys.argv = sys.argv, argv
         try:

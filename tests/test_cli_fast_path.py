@@ -104,6 +104,8 @@ PLAIN_ASSESS = [
     ["assess", ONE_LOG, "--tools", str(REPO / "fixtures" / "descriptors" / "good"), "--format", "json"],
     ["assess", TRANSCRIPTS, "--format", "text", "--verbose"],
     ["assess", "/no/such/fixture.yaml", "--format", "text"],
+    ["assess", INVOCATIONS, "--format", "sarif", "--fail-on", "blocked"],  # issue 17: assess in CI
+    ["assess", TRANSCRIPTS, "--format", "github", "--select", "TC801", "--ignore", "TC812", "--exit-zero"],
 ]
 
 
@@ -117,7 +119,7 @@ def test_plain_assess_calls_take_the_fast_path_and_match_typer(argv, capsys, mon
 @pytest.mark.parametrize("argv", [
     ["assess"],
     ["assess", "--help"],
-    ["assess", INVOCATIONS, "--format", "sarif"],
+    ["assess", INVOCATIONS, "--format", "yaml"],
     ["assess", INVOCATIONS, "--context", "ctx.yaml"],
     ["assess", INVOCATIONS, "--max-rounds", "3"],
     ["assess", INVOCATIONS, "--tools"],

@@ -656,7 +656,7 @@ METADATA = REPO / "fixtures" / "descriptors" / "good" / "document_update_metadat
 def test_cli_default_is_mcp_on_stdout_with_warnings_on_stderr(runner):
     import re
 
-    result = run(runner, METADATA)
+    result = run(runner, METADATA, "-v")  # -v: one line per field (issue 17: one line per tool without it)
     assert result.exit_code == 0
     data = load_bytes(METADATA.read_bytes(), str(METADATA)).data
     expected = convert([data], "mcp")
@@ -819,6 +819,9 @@ def test_cli_warnings_never_carry_terminal_controls(runner, tmp_path):
     source.write_text(json.dumps({"toolcontract": 1, "name": hostile, "x-\x1b]0;t\x07": 1, "input_schema": {"type": "object"}}))
     result = run(runner, source, "--to", "openai-chat")
     assert result.exit_code == 0
+    assert result.stderr.count("\n") == 1  # one line for the tool: the name and the extension field
+    assert not UNSAFE_OUTPUT.search(result.stderr)
+    result = run(runner, source, "--to", "openai-chat", "-v")
     assert result.stderr.count("\n") == 2  # the name and the extension field
     assert not UNSAFE_OUTPUT.search(result.stderr)
     assert json.loads(result.stdout)[0]["function"]["name"] == hostile  # the output keeps the data as it is
@@ -834,7 +837,7 @@ def _process(*args, stdin=None):
 
 def test_process_end_to_end(tmp_path):
     out = tmp_path / "tools.json"
-    done = _process(METADATA, "--to", "openai-responses", "-o", out)
+    done = _process(METADATA, "--to", "openai-responses", "-o", out, "-v")
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
     assert json.loads(out.read_text(encoding="utf-8"))[0]["name"] == "document_update_metadata"
@@ -909,7 +912,7 @@ MCP_LIST = {
 def test_provider_members_without_a_native_field_are_warned_about(runner, tmp_path):
     source = tmp_path / "tools.json"
     source.write_text(json.dumps(MCP_LIST, indent=2))
-    result = run(runner, source, "--to", "native")
+    result = run(runner, source, "--to", "native", "-v")
     assert result.exit_code == 0
     assert json.loads(result.stdout) == {
         "toolcontract": 1, "name": "get_weather", "title": "Weather", "description": "Current weather at one place.",
@@ -935,7 +938,7 @@ def test_provider_members_without_a_native_field_are_warned_about(runner, tmp_pa
 def test_every_provider_reader_loss_is_a_warning(runner, tmp_path, document, fields):
     source = tmp_path / "tools.json"
     source.write_text(json.dumps(document))
-    result = run(runner, source, "--to", "native")
+    result = run(runner, source, "--to", "native", "-v")
     assert result.exit_code == 0
     assert [line.split(": field ", 1)[1].split(":", 1)[0] for line in result.stderr.splitlines()] == fields
 

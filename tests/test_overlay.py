@@ -10,7 +10,7 @@ from conftest import REPO
 from toolcontract.cli import app
 from toolcontract.lint.engine import LintResult, Selection, lint_files
 from toolcontract.io.document import load_bytes, load_text
-from toolcontract.io.overlay import OVERLAY_FIELDS, is_overlay, pair_overlays
+from toolcontract.io.overlay import OVERLAY_FIELDS, OVERLAY_ONLY, is_overlay, pair_overlays
 from toolcontract.io.reader import read_tools
 
 PROVIDERS = REPO / "fixtures" / "providers"
@@ -432,8 +432,10 @@ def test_overlay_schema_is_valid_and_shares_the_descriptor_field_definitions():
     jsonschema.Draft202012Validator.check_schema(overlay)
     assert overlay["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     entry = overlay["$defs"]["entry"]["properties"]
-    assert tuple(entry) == OVERLAY_FIELDS
+    assert tuple(entry) == OVERLAY_FIELDS + OVERLAY_ONLY  # issue 17: `ignore`, an overlay's own
     for field, definition in entry.items():
+        if field in OVERLAY_ONLY:
+            continue
         assert definition == descriptor["$defs"]["descriptor"]["properties"][field], field
     for name in ("text", "textList", "pointer", "schemaObject", "formatVersion"):
         assert overlay["$defs"][name] == descriptor["$defs"][name], name

@@ -28,7 +28,8 @@ class AssessJob:
 
     def __init__(self, paths: Iterable[str], tools: Optional[Iterable[str]] = None,
                  fail_on: Optional[Iterable[str]] = None, context_file: Optional[str] = None,
-                 max_rounds: int = 20) -> None:
+                 max_rounds: int = 20, select: Optional[Iterable[str]] = None,
+                 ignore: Optional[Iterable[str]] = None) -> None:
         # the readers still live in the CLI package; they move to io/ with the layout of DESIGN §5
         from toolcontract.app.codes import split_codes
         from toolcontract.io.inputs import FIXTURE_SUFFIXES, discover, load_descriptor_dicts
@@ -45,6 +46,7 @@ class AssessJob:
                                  f"({', '.join(o.value for o in Outcome)}) or a severity (error, warning, info)")
         self.failing = failing
         self.failing_outcomes = frozenset(o for o in Outcome if o.value.upper() in failing)
+        self.rule_select = conversation_selection(split_codes(_listed(select)), split_codes(_listed(ignore)))
         self.fixture_files = list(discover(_listed(paths), FIXTURE_SUFFIXES))
         self.descriptor_cache: dict[str, list[dict]] = {}
         self.shared: list[dict] = []
@@ -73,7 +75,8 @@ class AssessJob:
         from toolcontract.assessment.transcripts import TranscriptAssessor
 
         if self.assessor is None:
-            self.assessor = TranscriptAssessor(self.shared, self.transcript_context, Options(max_rounds=self.max_rounds))
+            self.assessor = TranscriptAssessor(self.shared, self.transcript_context, Options(max_rounds=self.max_rounds),
+                                               select=self.rule_select)
         return run_conversations(conversations, self.assessor, reporter, self.failing, self.threshold)
 
     def registry_for(self, extra: list[str]):
@@ -97,6 +100,7 @@ class AssessJob:
         from toolcontract.io.fixtures import FixtureError, jsonl_holds_cases, read_fixture_bytes, read_jsonl
 
         failed = False
+        reporter.failing_outcomes = self.failing_outcomes  # what the short summary lists as failing
         for path in self.fixture_files:
             self.current = path  # what a bug report names
             reporter.begin_file(path)
@@ -158,6 +162,44 @@ class AssessJob:
         return failed
 
 
+def conversation_selection(select: tuple[str, ...], ignore: tuple[str, ...]) -> Optional[tuple[str, ...]]:
+    """The ids of the conversation rules (TC8xx) that `--select` and `--ignore` leave on (as lint's: the longest
+    matching prefix decides), or None for all of them. A code that matches no conversation rule is an InputError."""
+    if not select and not ignore:
+        return None
+    from toolcontract.assessment.conversation import conversation_rules
+    from toolcontract.lint.engine import Selection
+
+    ids = [rule.id for rule in conversation_rules()]
+    for flag, codes in (("--select", select), ("--ignore", ignore)):
+        for code in codes:
+            if code != "ALL" and not any(rule_id.startswith(code) for rule_id in ids):
+                raise InputError(f"toolcontract: assess {flag}: {code!r} matches no conversation rule ({ids[0]} to "
+                                 f"{ids[-1]}; `toolcontract rules` lists them)")
+    selection = Selection(select=select or ("TC",), ignore=ignore)
+    return tuple(rule_id for rule_id in ids if selection.enabled(rule_id))
+
+
+class AssessSettings:
+    """What an assess run takes from the command line, and where an option is not given, from the configuration's
+    `assess` table (`[tool.toolcontract.assess]`, `assess:` in .toolcontract.yaml), else the defaults."""
+
+    def __init__(self, select=None, ignore=None, fail_on=None, context_file=None, max_rounds=None,
+                 config: Optional[str] = None, no_config: bool = False) -> None:
+        from toolcontract.app.codes import split_codes
+        from toolcontract.io.inputs import resolve_config
+
+        table = resolve_config(config, no_config).assess
+        self.select = split_codes(_listed(select)) or table.select
+        self.ignore = split_codes(_listed(ignore)) or table.ignore
+        self.fail_on = _listed(fail_on) or list(table.fail_on)
+        self.context_file = context_file if context_file is not None else table.context
+        self.max_rounds = max_rounds if max_rounds is not None else (table.max_rounds or 20)
+
+    def job(self, paths: Iterable[str], tools: Optional[Iterable[str]] = None) -> "AssessJob":
+        return AssessJob(paths, tools, self.fail_on, self.context_file, self.max_rounds, self.select, self.ignore)
+
+
 @dataclass
 class AssessResult:
     """What `assess_paths` found: every case's envelope and every conversation's report, in order; the
@@ -172,13 +214,15 @@ class AssessResult:
 
 def assess_paths(paths: Iterable[str], *, tools: Optional[Iterable[str]] = None,
                  fail_on: Optional[Iterable[str]] = None, context: Optional[str] = None,
-                 max_rounds: int = 20) -> AssessResult:
+                 max_rounds: int = 20, select: Optional[Iterable[str]] = None,
+                 ignore: Optional[Iterable[str]] = None) -> AssessResult:
     """Assess the recordings `paths` as `toolcontract assess` does (`tools`: descriptor files or folders
     for every registry; `context`: a context file for transcripts; `fail_on`: outcomes or severities
-    that fail the run), and collect the result. Raises InputError for input it cannot take."""
+    that fail the run; `select`/`ignore`: conversation rule ids or prefixes), and collect the result.
+    Reads no configuration file. Raises InputError for input it cannot take."""
     from toolcontract.io.fixtures import FixtureError
 
-    job = AssessJob(paths, tools, fail_on, context, max_rounds)
+    job = AssessJob(paths, tools, fail_on, context, max_rounds, select, ignore)
     collector = _Collector()
     try:
         failed = job.run(collector)

@@ -31,12 +31,15 @@ def lint_paths(
     no_config: bool = False,
     jobs: int = 1,
     cache: bool = False,
+    replace: Optional[dict] = None,
 ):
     """Lint the descriptor files and folders `paths` (and the live MCP servers `mcp_stdio`) as `toolcontract
     lint` does: the configuration in force (`config`, else the nearest one, none with `no_config`) under
     the options given, which win over it. `jobs` 0 picks a process pool when it pays, 1 lints in this
     process; `cache` reads and writes the lint cache (`.toolcontract_cache`). The result's `fail_on` is
-    the severity that fails the run (the option, else the configuration's, else error)."""
+    the severity that fails the run (the option, else the configuration's, else error).
+    `replace`: path -> text linted instead of the file's content (`lint --fix` re-lints its edits
+    before anything is written)."""
     from toolcontract.app.codes import split_codes
     from toolcontract.io.errors import InputError as UsageFailure
     from toolcontract.io.inputs import fetch_live, named_for, read_inputs, resolve_config
@@ -79,6 +82,10 @@ def lint_paths(
     walked: set[str] = set()
     inputs = list(read_inputs(paths, DEFAULT_LIMITS.max_bytes, keep, walked)) if paths else []
     files, overlays = pair_overlays(inputs, DEFAULT_LIMITS, named=named_for(named, inputs) or None)
+    if replace:
+        files = [(path, replace[path].encode("utf-8") if path in replace else content) for path, content in files]
+        overlays = {provider: (path, replace[path].encode("utf-8") if path in replace else content)
+                    for provider, (path, content) in (overlays or {}).items()} or overlays
     if cfg.per_file_ignores:
         ignored = {path: cfg.ignored_codes(path) for path, _ in files}
         selection = selection._replace(per_file_ignores={p: c for p, c in ignored.items() if c})
@@ -104,7 +111,6 @@ def lint_paths(
     if not result.tools and not result.findings:
         # nothing read and nothing to say: a typo'd folder, or one of package.json and workflow files
         raise UsageFailure(nothing_found(paths or [], [tools.label for tools in live], len(result.skipped)))
-    result.fail_on = Severity.parse(fail_on)
     result.fail_on = Severity.parse(fail_on)
     return result
 

@@ -177,8 +177,74 @@ def _replace(path: str, target: str, text: str) -> None:
         raise UsageFailure(f"{path}:1:1: cannot write: {exc.strerror or exc}") from None
 
 
+def sarif_root(root: Optional[str]) -> Optional[str]:
+    """`--root DIR`, checked: an existing folder (exit 2 otherwise), as given; None: the working directory."""
+    if root is not None and not os.path.isdir(root):
+        raise UsageFailure(f"toolcontract: --root {root}: {'not a folder' if os.path.exists(root) else 'no such folder'}")
+    return root
+
+
 def default_format() -> str:
     return "rich" if sys.stdout.isatty() else "text"
+
+
+def default_report_format() -> str:
+    """lint's and diff's format when --format is not given: GitHub annotations under GitHub Actions
+    (GITHUB_ACTIONS=true) when stdout is not a terminal (yamllint's `auto`), else `default_format`."""
+    if os.environ.get("GITHUB_ACTIONS") == "true" and not sys.stdout.isatty():
+        return "github"
+    return default_format()
+
+
+def output_format_of(output: str, output_format: Optional[str]) -> str:
+    """The format `-o FILE` is written in: --format when given, else the one FILE's extension names
+    (.sarif, .json, .xml: toolcontract.report.OUTPUT_FORMATS), else json."""
+    from toolcontract.report import output_format as of_extension
+
+    return of_extension(output, output_format)
+
+
+def report_lint(result, output_format: Optional[str] = None, output: Optional[str] = None, quiet: bool = False,
+                statistics: bool = False, max_warnings: Optional[int] = None, exit_zero: bool = False,
+                root: Optional[str] = None) -> int:
+    """Report a LintResult (lint's or diff's) as the options say; the exit code.
+
+    `-o FILE` gets the whole report in its format (output_format_of); the terminal gets --format, or
+    with -o the default format; `--statistics` puts the count per rule there instead, `-q` the finding
+    lines only (in rich and text; the machine formats are findings only already); `root`: the folder SARIF
+    paths are relative to (--root, checked by sarif_root). Exit 1 when a finding
+    reaches the run's fail_on, or the warnings are more than `max_warnings`; 0 with `exit_zero`."""
+    from toolcontract.core.model import Severity
+    from toolcontract.report import lint_reporter
+
+    terminal = default_report_format() if output is not None or output_format is None else output_format
+    if statistics and terminal not in ("rich", "text"):
+        raise UsageFailure(f"toolcontract: --statistics prints a table, not {terminal}: write the report with "
+                           f"-o FILE --format {terminal}, and the table goes to the terminal")
+    if output is not None:
+        import io
+
+        buffer = io.StringIO()
+        lint_reporter(output_format_of(output, output_format), root)(result, buffer)
+        write_whole(output, buffer.getvalue())
+    if statistics:
+        from toolcontract.report.statistics import render_statistics
+
+        render_statistics(result, sys.stdout)
+    elif quiet and terminal in ("rich", "text"):
+        from toolcontract.report.text import render_findings
+
+        render_findings(result, sys.stdout)
+    else:
+        lint_reporter(terminal, root)(result, sys.stdout)
+    sys.stdout.flush()
+    failed = any(f.severity >= result.fail_on for f in result.findings)
+    warnings = sum(f.severity is Severity.WARNING for f in result.findings)
+    if max_warnings is not None and warnings > max_warnings:
+        _echo_err(f"toolcontract: {warnings} warning{'s' * (warnings != 1)}, more than --max-warnings "
+                  f"{max_warnings}")
+        failed = True
+    return EXIT_FINDINGS if failed and not exit_zero else EXIT_OK
 
 
 def run_lint(
@@ -197,8 +263,15 @@ def run_lint(
     config: Optional[str] = None,
     no_config: bool = False,
     output: Optional[str] = None,
+    quiet: bool = False,
+    statistics: bool = False,
+    max_warnings: Optional[int] = None,
     jobs: int = 0,
     no_cache: bool = False,
+    root: Optional[str] = None,
+    fix: bool = False,
+    unsafe_fixes: bool = False,
+    diff: bool = False,
 ) -> int:
     """`lint` after its arguments are parsed (by Typer, or by `_plain_lint_arguments`): the exit code.
 
@@ -206,28 +279,60 @@ def run_lint(
     configuration's `fail-on`, else "error". `jobs` 0 picks the number of processes
     (see toolcontract.lint.parallel); 1 lints in this process. The files' results are kept in
     the lint cache (toolcontract.io.cache) unless `no_cache`, or the run checks a lockfile.
+    The report and the exit code: `report_lint`.
     """
     from toolcontract.app.lint import lint_paths
-    from toolcontract.core.model import Severity
-    from toolcontract.report import lint_reporter
 
-    result = lint_paths(paths, select=select, ignore=ignore, fail_on=fail_on, targets=target,
-                        input_format=input_format, mcp_stdio=mcp_stdio, mcp_timeout=mcp_timeout, locked=locked,
-                        lock_file=lock_file, config=config, no_config=no_config, jobs=jobs, cache=not no_cache)
-    fail_on = result.fail_on.label
-    if output is not None:  # the chosen format to the file; the terminal gets its default
-        import io
-
-        buffer = io.StringIO()
-        lint_reporter(output_format or "json")(result, buffer)
-        write_whole(output, buffer.getvalue())
-        lint_reporter(default_format())(result, sys.stdout)
+    if output is not None and not output:
+        raise UsageFailure("toolcontract: -o/--output needs a file name (it was empty)")
+    root = sarif_root(root)
+    arguments = dict(select=select, ignore=ignore, fail_on=fail_on, targets=target, input_format=input_format,
+                     mcp_stdio=mcp_stdio, mcp_timeout=mcp_timeout, locked=locked, lock_file=lock_file, config=config,
+                     no_config=no_config, jobs=jobs, cache=not no_cache)
+    if unsafe_fixes and not (fix or diff):
+        raise UsageFailure("toolcontract: --unsafe-fixes works with --fix or --diff")
+    if fix or diff:
+        outcome = _fixed(paths, arguments, unsafe_fixes, diff)
+        if diff:
+            return EXIT_FINDINGS if outcome.changed else EXIT_OK
+        result = outcome.result
     else:
-        lint_reporter(output_format or default_format())(result, sys.stdout)
-    sys.stdout.flush()
-    threshold = Severity.parse(fail_on)
-    failed = any(f.severity >= threshold for f in result.findings)
-    return EXIT_FINDINGS if failed and not exit_zero else EXIT_OK
+        result = lint_paths(paths, **arguments)
+    code = report_lint(result, output_format, output, quiet=quiet, statistics=statistics, max_warnings=max_warnings,
+                       exit_zero=exit_zero, root=root)
+    terminal = default_report_format() if output is not None or output_format is None else output_format
+    if fix and terminal in ("text", "rich"):
+        _echo_err(_fixed_line(outcome))
+    return code
+
+
+def _fixed(paths, arguments: dict, unsafe: bool, diff: bool):
+    """`--fix` / `--diff`: the fix job (toolcontract.app.fix); with --fix the changed files are
+    written (each whole, through a temporary file), with --diff their diff is printed instead."""
+    from toolcontract.app.fix import fix_paths, unified_diff
+
+    outcome = fix_paths(paths, unsafe=unsafe, **arguments)
+    for note in outcome.notes:
+        _echo_err(note)
+    if diff:
+        sys.stdout.write(unified_diff(outcome.changed))
+        sys.stdout.flush()
+        files = len(outcome.changed)
+        _echo_err(f"would fix {outcome.fixed} finding{'s' * (outcome.fixed != 1)} in {files} file{'s' * (files != 1)}"
+                  if files else "nothing to fix")
+        return outcome
+    for path, (_, new) in outcome.changed.items():
+        write_whole(path, new)
+    return outcome
+
+
+def _fixed_line(outcome) -> str:
+    remain = len(outcome.result.findings)
+    line = f"fixed {outcome.fixed} finding{'s' * (outcome.fixed != 1)} ({remain} remain)"
+    if outcome.unsafe:
+        line += (f"; {outcome.unsafe} more {'have' if outcome.unsafe != 1 else 'has'} an unsafe fix "
+                 "(--unsafe-fixes applies them)")
+    return line
 
 
 def _plain_lint_arguments(argv: list[str]) -> Optional[dict]:

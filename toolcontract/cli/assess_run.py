@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from typing import List, Optional
 
-from toolcontract.cli import EXIT_FINDINGS, EXIT_OK, UsageFailure, default_format
+from toolcontract.cli import EXIT_FINDINGS, EXIT_OK, UsageFailure, default_format, write_whole
 
 
 def run_assess(
@@ -15,20 +15,40 @@ def run_assess(
     tools: Optional[List[str]] = None,
     output_format: Optional[str] = None,
     fail_on: Optional[List[str]] = None,
+    select: Optional[List[str]] = None,
+    ignore: Optional[List[str]] = None,
+    exit_zero: bool = False,
+    output: Optional[str] = None,
     verbose: bool = False,
     context_file: Optional[str] = None,
-    max_rounds: int = 20,
+    max_rounds: Optional[int] = None,
+    config: Optional[str] = None,
+    no_config: bool = False,
 ) -> int:
     """Replay recorded tool calls through the admission gates and classify what the evidence
     proves; the exit code (0, or 1 for unmet expectations, `--fail-on` outcomes and transcript
-    findings). Raises `UsageFailure` (exit 2) for bad usage and unreadable input."""
-    from toolcontract.app.assess import AssessJob
+    findings, unless `exit_zero`). Options not given come from the configuration's `assess` table.
+    `output`: the report goes to this file (whole, once the run is done) in `output_format`, else the
+    format its extension names, and the terminal gets the default format. Raises `UsageFailure`
+    (exit 2) for bad usage and unreadable input."""
+    import io
+
+    from toolcontract.app.assess import AssessSettings
     from toolcontract.report import assess_reporter
+    from toolcontract.report import output_format as format_of_output
     from toolcontract.io.fixtures import FixtureError
 
-    job = AssessJob(paths, tools, fail_on, context_file, max_rounds)  # bad flags and inputs: exit 2, no output
+    # bad flags, config and inputs: exit 2, no output
+    job = AssessSettings(select, ignore, fail_on, context_file, max_rounds, config, no_config).job(paths, tools)
     out = _HeldBackWriter(sys.stdout)
-    reporter = assess_reporter(output_format or default_format(), out, verbose)
+    buffer = None
+    if output is not None:  # the file's format to a buffer, written whole at the end; the terminal its default
+        _check_output(output)
+        buffer = io.StringIO()
+        reporter = _Both(assess_reporter(default_format(), out, verbose),
+                         assess_reporter(format_of_output(output, output_format), buffer, verbose))
+    else:  # (a reporter may write as it is made: json opens its document)
+        reporter = assess_reporter(output_format or default_format(), out, verbose)
     if sys.stderr.isatty():  # a progress line for long inputs, never into a pipe or a file
         reporter.progress = sys.stderr
     guard = _InterruptGuard(reporter)
@@ -61,8 +81,68 @@ def run_assess(
     reporter.finish(error)
     out.flush()
     if error is not None:
-        raise UsageFailure(error)
-    return EXIT_FINDINGS if failed else EXIT_OK
+        raise UsageFailure(error)  # nothing is written to -o: a report cut short must not look whole
+    if buffer is not None:
+        write_whole(output, buffer.getvalue())
+    return EXIT_FINDINGS if failed and not exit_zero else EXIT_OK
+
+
+def _check_output(output: str) -> None:
+    """Refuse an -o that cannot be written before the run, as `write_whole` would after it."""
+    import os
+
+    if not output:
+        raise UsageFailure("toolcontract: -o/--output needs a file name (it was empty)")
+    if os.path.isdir(os.path.realpath(output)):
+        raise UsageFailure(f"{output}:1:1: is a folder; name a file to write")
+    folder = os.path.dirname(os.path.abspath(output))
+    if not os.path.isdir(folder):
+        raise UsageFailure(f"{output}:1:1: cannot write: no such folder {folder}")
+
+
+class _Both:
+    """Two assess reporters fed the same run: the terminal's and the file's. The first's summary is the run's."""
+
+    def __init__(self, first, second) -> None:
+        self._reporters = (first, second)
+        self.summary = first.summary
+
+    def __getattr__(self, name: str):
+        return getattr(self._reporters[0], name)
+
+    def __setattr__(self, name: str, value) -> None:
+        if name in ("_reporters", "summary"):
+            object.__setattr__(self, name, value)
+        elif name in ("case", "conversation"):  # the interrupt guard's wrappers of the two calls
+            object.__setattr__(self, name, value)
+        else:  # failing_outcomes, finding_threshold, progress: the run's settings, for both
+            for reporter in self._reporters:
+                setattr(reporter, name, value)
+            if name == "progress":
+                setattr(self._reporters[1], name, None)  # one progress line
+
+    def begin_file(self, path: str) -> None:
+        for reporter in self._reporters:
+            reporter.begin_file(path)
+
+    def case(self, envelope) -> None:
+        for reporter in self._reporters:
+            reporter.case(envelope)
+
+    def conversation(self, report) -> None:
+        for reporter in self._reporters:
+            reporter.conversation(report)
+
+    def end_file(self, path: str) -> None:
+        for reporter in self._reporters:
+            reporter.end_file(path)
+
+    def clear_progress(self) -> None:
+        self._reporters[0].clear_progress()
+
+    def finish(self, error: str | None = None) -> None:
+        for reporter in self._reporters:
+            reporter.finish(error)
 
 
 class _HeldBackWriter:

@@ -37,6 +37,16 @@ class OneLineErrors(TyperGroup):
     """Click prints usage blocks for bad flags; we print one line and exit 2."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        for command in self.commands.values():
+            for param in command.params:
+                if param.param_type_name == "argument":
+                    # the metavar says what the argument is; Typer would add its annotation, `<list[str]>`
+                    param.display_type_rich = lambda ctx: None
+                elif param.metavar is None and not param.is_flag:  # an option not built from the table
+                    described = getattr(param, "type_descriptor", None)
+                    choices = [getattr(c, "value", c) for c in described.choices or ()] \
+                        if described is not None and described.is_choice else []
+                    param.metavar = f"[{'|'.join(map(str, choices))}]" if choices else param.name.upper()
         parent_main = super().main
         code = exit_code(lambda: _click_errors_to_exit(lambda: parent_main(args, prog_name, complete_var,
                                                                           standalone_mode=False, **extra)))
@@ -51,6 +61,9 @@ def _click_errors_to_exit(command):
         return command()
     except typer.Exit as exc:
         return exc.exit_code
+    except click_errors.NoArgsIsHelpError as exc:  # `toolcontract` alone: the help, on stdout
+        sys.stdout.write(exc.format_message() + "\n")
+        return EXIT_USAGE
     except click_errors.UsageError as exc:
         message = one_line(exc.format_message())
         if message:  # no_args_is_help raises with an empty message after printing the help
@@ -67,6 +80,7 @@ app = typer.Typer(
     cls=OneLineErrors,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # click's plain help: flags without a metavar, choices as [a|b|c], no <str>
     no_args_is_help=True,
     help="Lint LLM tool-calling contracts and assess recorded tool calls. Offline and deterministic.",
 )
@@ -110,17 +124,27 @@ def typer_check(check: Callable):
 mcp_timeout_seconds = typer_check(options.mcp_timeout)
 
 
+def help_metavar(option: options.Option) -> str:
+    """What --help shows after an option: nothing for a flag (it takes no value: `--exit-zero true`
+    is a flag and a path), the choices as `[a|b|c]`, else the declared name (never Typer's `<str>`)."""
+    if option.kind == "flag":
+        return ""
+    if option.kind == "choice":
+        return f"[{'|'.join(option.choices)}]"
+    return option.metavar or {"count": "N", "seconds": "SECONDS"}.get(option.kind, "TEXT")
+
+
 def typer_option(option: options.Option):
     """The `typer.Option` of a declared option (the default of a command function's parameter)."""
-    return typer.Option(option.default, *option.flags, help=option.help, metavar=option.metavar, min=option.minimum,
-                        callback=typer_check(option.check) if option.check is not None else None)
+    return typer.Option(option.default, *option.flags, help=option.help, metavar=help_metavar(option),
+                        min=option.minimum, callback=typer_check(option.check) if option.check is not None else None)
 
 
 def _typer_parameter(option: options.Option, enums: dict) -> inspect.Parameter:
     """One parameter of a command function, declared for Typer as the table declares it."""
     if option.kind == "paths":
         annotation = List[str] if option.required else Optional[List[str]]
-        default = typer.Argument(... if option.required else None, help=option.help)
+        default = typer.Argument(... if option.required else None, help=option.help, metavar="PATHS")
     else:
         annotation = {"flag": bool, "count": int, "seconds": float,
                       "text": List[str] if option.multiple else str,
@@ -161,7 +185,7 @@ lint = table_command(options.LINT, lambda: run_lint,
 
 @app.command()
 def rules(
-    rule_id: Optional[str] = typer.Argument(None, metavar="[RULE]", help="A rule id (TC403) or name (additional-properties-open)."),
+    rule_id: Optional[str] = typer.Argument(None, metavar="RULE", help="A rule id (TC403), a family (TC4, TC8) or a name (additional-properties-open)."),
     output_format: Optional[Format] = typer.Option(None, "--format", help=options.formats_help(RULES_FORMATS)),
 ) -> None:
     """List every rule, or show one rule's summary, rationale and examples."""
@@ -174,9 +198,18 @@ def rules(
         render_rules(list(catalog.values()), sys.stdout, fmt)
         return
     chosen = catalog.get(rule_id.upper()) or next((r for r in catalog.values() if r.name == rule_id.lower()), None)
-    if chosen is None:
-        raise click_errors.UsageError(f"no rule {rule_id!r}: `toolcontract rules` lists them")
-    render_rule(chosen, sys.stdout, fmt)
+    if chosen is not None:
+        render_rule(chosen, sys.stdout, fmt)
+        return
+    family = [r for r in catalog.values() if r.id.startswith(rule_id.upper())] if rule_id.upper().startswith("TC") \
+        else []
+    if family:  # a prefix (TC8, TC40): the rules of that family, as the whole list is shown
+        render_rules(family, sys.stdout, fmt)
+        return
+    from toolcontract.lint.engine import did_you_mean
+
+    raise click_errors.UsageError(f"no rule {rule_id!r}{did_you_mean(rule_id) or ''} "
+                                  "(`toolcontract rules` lists them)")
 
 
 assess = table_command(options.ASSESS, _run_assess,
@@ -194,18 +227,21 @@ class ConvertTarget(str, Enum):
 
 @app.command("convert")
 def convert_command(
-    path: Optional[str] = typer.Argument(None, metavar="[IN]", help="A tool file in any format lint reads ('-' reads stdin); a provider file's contract overlay (X.contract.yaml beside X.json) is merged in, as lint does."),
+    path: Optional[str] = typer.Argument(None, metavar="IN", help="A tool file in any format lint reads ('-' reads stdin); a provider file's contract overlay (X.contract.yaml beside X.json) is merged in, as lint does."),
     to: ConvertTarget = typer.Option(ConvertTarget.mcp, "--to", help="The format to write."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT", help="Write here (replaced whole, never in part) instead of stdout. For --to native, a .yaml/.yml name gets YAML."),
     input_format: Optional[str] = typer.Option(None, "--input-format", help="Read IN in this format instead of detecting it."),
     mcp_stdio: Optional[str] = typer.Option(None, "--mcp-stdio", metavar="COMMAND", help="Instead of IN: start this MCP server over stdio and convert the tools it lists (it never calls one)."),
     timeout: Optional[float] = typer.Option(None, "--mcp-timeout", metavar="SECONDS", callback=mcp_timeout_seconds, help="Seconds the MCP server gets to start and list its tools (with --mcp-stdio; default 20)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list what the target cannot hold."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="List what the target cannot hold field by field, each with why."),
 ) -> None:
     """Write tools in another format (MCP, OpenAI Chat or Responses, Anthropic, Gemini, toolcontract).
 
-    Whatever the target cannot express is a warning on stderr, one line each, never part of the output.
+    Whatever the target cannot express is a warning on stderr, one line per tool naming the fields
+    (field by field with -v, none with -q), never part of the output.
     """
-    from toolcontract.convert import convert, render, unread_fields
+    from toolcontract.convert import LABELS, convert, render, unread_fields
     from toolcontract.report.common import line_start, printable
 
     if (path is None) == (mcp_stdio is None):
@@ -244,10 +280,24 @@ def convert_command(
     shown = line_start(printable(label))
     for note in notes:
         sys.stderr.write(line_start(printable(note)) + "\n")
-    for warning in warnings:
-        sys.stderr.write(f"{shown}: warning: tool {printable(warning.tool)}: field {printable(warning.field)}: "
-                         f"{printable(warning.message)}\n")
+    if verbose:
+        for warning in warnings:
+            sys.stderr.write(f"{shown}: warning: tool {printable(warning.tool)}: field {printable(warning.field)}: "
+                             f"{printable(warning.message)}\n")
+    elif not quiet:
+        for tool, fields in _fields_by_tool(warnings).items():
+            sys.stderr.write(f"{shown}: warning: tool {printable(tool)}: {LABELS.get(to.value, to.value)} cannot hold "
+                             f"{len(fields)} field{'s' * (len(fields) != 1)} as given: "
+                             f"{', '.join(map(printable, fields))} (-v says why, field by field)\n")
     sys.stderr.flush()
+
+
+def _fields_by_tool(warnings) -> dict[str, list[str]]:
+    """The fields each tool's warnings name, in the order they came, once each."""
+    found: dict[str, dict[str, None]] = {}
+    for warning in warnings:
+        found.setdefault(warning.tool, {})[warning.field] = None
+    return {tool: list(fields) for tool, fields in found.items()}
 
 
 def _convert_input(path: Optional[str], mcp_stdio: Optional[str], timeout: Optional[float]):
@@ -346,3 +396,4 @@ _write_whole = write_whole  # shared with `lint -o` (toolcontract.cli)
 
 
 from toolcontract.cli import gate  # noqa: E402,F401  (registers diff and lock)
+from toolcontract.cli import init  # noqa: E402,F401  (registers init)

@@ -21,7 +21,7 @@ import typer
 
 from toolcontract.app.codes import split_codes
 from toolcontract.app.lock import lock_source as _lock_source
-from toolcontract.cli import EXIT_FINDINGS, EXIT_OK, UsageFailure, default_format
+from toolcontract.cli import UsageFailure, report_lint, sarif_root
 from toolcontract.io.inputs import DESCRIPTOR_SUFFIXES, SKIPPED_DIRS, discover, read_inputs, resolve_config
 from toolcontract.cli import options
 from toolcontract.cli.commands import FailOn, LintFormat, app, click_errors, mcp_timeout_seconds, typer_option
@@ -298,14 +298,19 @@ def _git_sides(rev: str, paths: list[str], config) -> tuple[list, list, bool]:
 def diff_command(
     paths: Optional[List[str]] = typer.Argument(None, metavar="OLD NEW | PATHS", help="Without --git-base: the old and the new version (two files or two folders). With it: the descriptor files or folders to compare (default: those discovery and the config find here)."),
     git_base: Optional[str] = typer.Option(None, "--git-base", metavar="REV", help="Compare with the files at this git revision (a branch, tag or commit), read with git, never checked out."),
-    select: Optional[List[str]] = typer.Option(None, "--select", help="Rule ids or prefixes to report (e.g. TC701,TC704). Default: all."),
-    ignore: Optional[List[str]] = typer.Option(None, "--ignore", help="Rule ids or prefixes to leave out (e.g. TC703 to hide the list of changes)."),
+    select: Optional[List[str]] = typer.Option(None, "--select", metavar="CODES", help="Rule ids, prefixes or names to report (e.g. TC701,TC704). Default: all."),
+    ignore: Optional[List[str]] = typer.Option(None, "--ignore", metavar="CODES", help="Rule ids, prefixes or names to leave out (e.g. TC703 to hide the list of changes)."),
     fail_on: FailOn = typer.Option(FailOn.error, "--fail-on", help="Exit 1 when a finding has at least this severity."),
     output_format: Optional[LintFormat] = typer.Option(None, "--format", help="rich (default on a terminal), text, json, sarif, github, junit."),
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings reach --fail-on."),
     input_format: Optional[str] = typer.Option(None, "--input-format", help="Read every file in this format instead of detecting it."),
     config: Optional[str] = typer_option(options.CONFIG),
     no_config: bool = typer_option(options.NO_CONFIG),
+    output: Optional[str] = typer_option(options.OUTPUT),
+    quiet: bool = typer_option(options.QUIET),
+    statistics: bool = typer_option(options.STATISTICS),
+    max_warnings: Optional[int] = typer_option(options.MAX_WARNINGS),
+    root: Optional[str] = typer_option(options.ROOT),
 ) -> None:
     """Compare two versions of tool descriptors and gate on changes their version does not announce.
 
@@ -316,9 +321,11 @@ def diff_command(
     from toolcontract.lint.diff import diff_findings, diff_tools
     from toolcontract.lint.engine import LintResult
     from toolcontract.core.model import Severity
-    from toolcontract.report import lint_reporter
 
     _check_input_format(input_format)
+    if output is not None and not output:
+        raise UsageFailure("toolcontract: -o/--output needs a file name (it was empty)")
+    root = sarif_root(root)
     selection = _selection(select, ignore)
     paths = list(paths or ())
     if git_base is None:
@@ -337,10 +344,8 @@ def diff_command(
     findings = sorted(old.load_findings + new.load_findings + diff_findings(diffs, selection))
     result = LintResult(findings, old.files + new.files, len(diffs), {**old.documents, **new.documents}, new.tools,
                         Severity.parse(fail_on.value))
-    lint_reporter(output_format.value if output_format else default_format())(result, sys.stdout)
-    sys.stdout.flush()
-    failed = any(f.severity >= result.fail_on for f in findings)
-    raise typer.Exit(EXIT_FINDINGS if failed and not exit_zero else EXIT_OK)
+    raise typer.Exit(report_lint(result, output_format.value if output_format else None, output, quiet=quiet,
+                                 statistics=statistics, max_warnings=max_warnings, exit_zero=exit_zero, root=root))
 
 
 # --------------------------------------------------------------------- lock
@@ -363,7 +368,7 @@ def _live_documents(commands: list[str], timeout: float):
 
 @app.command("lock")
 def lock_command(
-    paths: Optional[List[str]] = typer.Argument(None, help="Descriptor files or folders (default: those discovery and the config find here)."),
+    paths: Optional[List[str]] = typer.Argument(None, metavar="PATHS", help="Descriptor files or folders (default: those discovery and the config find here)."),
     mcp_stdio: Optional[List[str]] = typer.Option(None, "--mcp-stdio", metavar="COMMAND", help="Also lock the tools this MCP server lists over stdio (it never calls one). Repeatable."),
     mcp_timeout: float = typer.Option(20.0, "--mcp-timeout", metavar="SECONDS", callback=mcp_timeout_seconds, help="Time a --mcp-stdio server has to start and list its tools."),
     lock_file: str = typer.Option("toolcontract.lock", "--lock-file", metavar="PATH", help="The lockfile to write (replaced whole, never in part)."),

@@ -19,7 +19,11 @@ from typing import Any, Callable, Optional
 from toolcontract.core.records import Record
 from toolcontract.report import ASSESS_FORMATS, LINT_FORMATS
 
-FAIL_ON = ("error", "warning", "info")  # lint's severities (toolcontract.core.model.Severity)
+FAIL_ON = ("error", "warning", "info")
+# --input-format's values, for the help: toolcontract.io.reader.FORMATS (not imported: it costs every plain call
+# the descriptor model; tests/test_cli_polish_issue17.py checks the two are the same)
+INPUT_FORMATS = ("native", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini")
+INPUT_FORMATS = ("native", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini")  # io.reader.FORMATS  # lint's severities (toolcontract.core.model.Severity)
 
 
 def formats_help(formats) -> str:
@@ -70,13 +74,29 @@ class Command(Record):
 CONFIG = Option("config", ("--config",), "text", "Use this configuration file (pyproject.toml or .toolcontract.yaml) "
                 "instead of searching for one.", metavar="PATH")
 NO_CONFIG = Option("no_config", ("--no-config",), "flag", "Ignore configuration files.", default=False)
+# lint and diff: the folder SARIF paths are relative to (cli.sarif_root checks it)
+ROOT = Option("root", ("--root",), "text", "SARIF: write paths relative to this folder, the %SRCROOT% of code "
+              "scanning (default: the working directory; use the repository's top folder).", metavar="DIR",
+              fast=True)
+
+# the report controls of lint and diff (cli.report_lint)
+OUTPUT = Option("output", ("--output", "-o"), "text", "Write the report to FILE too, in --format, else in the format "
+                "its extension names (.sarif: sarif, .json: json, .xml: junit; otherwise json); the terminal gets "
+                "the default format.", metavar="FILE")
+QUIET = Option("quiet", ("--quiet", "-q"), "flag", "Print the findings only, one line each: no summary, no "
+               "decoration.", default=False, fast=True)
+STATISTICS = Option("statistics", ("--statistics",), "flag", "Print the number of findings per rule (most first) "
+                    "instead of the findings; -o FILE still gets the whole report.", default=False, fast=True)
+MAX_WARNINGS = Option("max_warnings", ("--max-warnings",), "count", "Exit 1 when there are more than N warnings "
+                      "(errors fail by --fail-on).", minimum=0, metavar="N", fast=True)
 
 LINT = Command("lint", (
     Option("paths", (), "paths", "Descriptor files or folders (folders: *.yaml, *.yml, *.json that .gitignore does not "
            "ignore; files that are no tool list are skipped). '-' reads stdin.", multiple=True, fast=True),
-    Option("select", ("--select",), "text", "Rule ids or prefixes to run (e.g. TC4,TC101). Default: all.",
-           multiple=True, fast=True),
-    Option("ignore", ("--ignore",), "text", "Rule ids or prefixes to skip.", multiple=True, fast=True),
+    Option("select", ("--select",), "text", "Rules to run: ids, prefixes or names (e.g. TC4,TC101,"
+           "additional-properties-open). Default: all.", multiple=True, fast=True, metavar="CODES"),
+    Option("ignore", ("--ignore",), "text", "Rules to skip: ids, prefixes or names.", multiple=True, fast=True,
+           metavar="CODES"),
     Option("fail_on", ("--fail-on",), "choice", "Exit 1 when a finding has at least this severity (default: the "
            "config's fail-on, else error).", choices=FAIL_ON, fast=True),
     Option("output_format", ("--format",), "choice", formats_help(LINT_FORMATS),
@@ -84,9 +104,10 @@ LINT = Command("lint", (
     Option("exit_zero", ("--exit-zero",), "flag", "Exit 0 even when findings reach --fail-on.", default=False,
            fast=True),
     Option("target", ("--target",), "text", "Surfaces to check portability for: openai, openai-strict, anthropic, "
-           "anthropic-strict, gemini, mcp (comma-separated or repeated).", multiple=True, fast=True),
-    Option("input_format", ("--input-format",), "text", "Read every file in this format instead of detecting it.",
-           fast=True),
+           "anthropic-strict, gemini, mcp (comma-separated or repeated).", multiple=True, fast=True,
+           metavar="SURFACES"),
+    Option("input_format", ("--input-format",), "text", "Read every file in this format instead of detecting it: "
+           f"{', '.join(INPUT_FORMATS)}.", fast=True, metavar="FORMAT"),
     Option("mcp_stdio", ("--mcp-stdio",), "text", "Start this MCP server over stdio (a command line, quoted), list "
            "its tools and lint them; never calls a tool. Repeatable; paths are then optional.", multiple=True,
            metavar="COMMAND"),
@@ -98,12 +119,22 @@ LINT = Command("lint", (
            "implies --locked.", metavar="PATH"),
     CONFIG,
     NO_CONFIG,
-    Option("output", ("--output", "-o"), "text", "Write --format (default json) to FILE; the terminal gets the "
-           "default format.", metavar="FILE"),
+    OUTPUT,
+    QUIET,
+    STATISTICS,
+    MAX_WARNINGS,
     Option("jobs", ("--jobs", "-j"), "count", "Processes to lint in: 0 (default) uses every core when there are "
            "enough files, 1 lints in one process.", default=0, minimum=0, metavar="N", fast=True),
     Option("no_cache", ("--no-cache",), "flag", "Neither read nor write the lint cache (.toolcontract_cache, or "
            "the config's cache-dir, or $TOOLCONTRACT_CACHE_DIR).", default=False, fast=True),
+    ROOT,
+    Option("fix", ("--fix",), "flag", "Apply the safe fixes to the files (see `toolcontract rules`: which rules have "
+           "one), then report what remains.", default=False, fast=True),
+    Option("unsafe_fixes", ("--unsafe-fixes",), "flag", "With --fix or --diff: also the fixes that change what the "
+           "contract accepts or claims (additionalProperties: false, required-and-nullable, readOnlyHint).",
+           default=False, fast=True),
+    Option("diff", ("--diff",), "flag", "Print a unified diff of what --fix would change and write nothing; exit 1 "
+           "when something would change, else 0.", default=False, fast=True),
 ))
 
 ASSESS = Command("assess", (
@@ -112,18 +143,29 @@ ASSESS = Command("assess", (
            fast=True),
     Option("tools", ("--tools",), "text", "Descriptor files or folders to add to every fixture's registry (JSONL "
            "logs get theirs this way). For transcripts they win over the transcript's own tools of the same name.",
-           multiple=True, fast=True),
+           multiple=True, fast=True, metavar="PATHS"),
     Option("output_format", ("--format",), "choice", formats_help(ASSESS_FORMATS), choices=tuple(ASSESS_FORMATS), fast=True),
     Option("fail_on", ("--fail-on",), "text", "Outcomes that make the run exit 1 (e.g. effect_unknown,blocked); a "
-           "severity (error, warning, info) sets which transcript findings do (default: error).", multiple=True,
+           "severity (error, warning, info) sets which transcript findings do (default: the config's assess "
+           "fail-on, else error).", multiple=True, fast=True, metavar="OUTCOMES"),
+    Option("select", ("--select",), "text", "Transcripts: conversation rule ids or prefixes to run (e.g. TC801,TC81). "
+           "Default: all (TC8xx).", multiple=True, fast=True, metavar="CODES"),
+    Option("ignore", ("--ignore",), "text", "Transcripts: conversation rule ids or prefixes to skip.", multiple=True,
            fast=True),
-    Option("verbose", ("--verbose", "-v"), "flag", "Show reasons and evidence for every case.", default=False,
-           fast=True),
+    Option("exit_zero", ("--exit-zero",), "flag", "Exit 0 even when expectations are unmet, outcomes or findings reach "
+           "--fail-on.", default=False, fast=True),
+    Option("output", ("--output", "-o"), "text", "Write the report to FILE in --format, else the format its extension "
+           "names (.sarif, .json, .xml for junit; otherwise json); the terminal gets the default format.",
+           metavar="FILE", fast=True),
+    Option("verbose", ("--verbose", "-v"), "flag", "Show each case's reasons and what the model is shown (the full "
+           "evidence is in --format json).", default=False, fast=True),
     Option("context_file", ("--context",), "text", "Transcripts: a YAML/JSON file of context fields (now, "
            "environment, approvals, target, targets, untrusted_input, sensitive_data) for every call.",
            metavar="FILE"),
     Option("max_rounds", ("--max-rounds",), "count", "Transcripts: more tool rounds than this in one conversation "
-           "is TC809.", default=20, minimum=1),
+           "is TC809 (default: the config's assess max-rounds, else 20).", minimum=1, metavar="N"),
+    CONFIG,
+    NO_CONFIG,
 ))
 
 COMMANDS = {command.name: command for command in (LINT, ASSESS)}

@@ -107,6 +107,16 @@ class ToolView:
         return document, join_pointer(base, *rest)
 
 
+# What `toolcontract init` writes where a person must write the contract (an overlay's purpose and
+# non-goals): a text that starts with the word TODO. TC201 and TC202 report it as not written yet.
+PLACEHOLDER = re.compile(r"\s*TODO\b")
+
+
+def is_placeholder(value: Any) -> bool:
+    """A TODO placeholder (`TODO: say ...`), not a purpose or a non-goal yet."""
+    return isinstance(value, str) and PLACEHOLDER.match(value) is not None
+
+
 # How much of our contract a tool is held to. A native descriptor, or any tool when a
 # configuration says `contracts = "required"`: all of it ("full"). A provider tool with an
 # entry in its file's contract overlay: the contract fields, as warnings at most ("entry").

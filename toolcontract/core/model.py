@@ -53,12 +53,15 @@ _EFFECTS = {effect.value: effect for effect in Effect}  # a lookup, not a raised
 
 
 class Finding(_Record):
-    """One lint finding, located in a file. Sorted by path, line, column, rule (then the rest)."""
+    """One lint finding, located in a file. Sorted by path, line, column, rule (then the rest).
 
-    __slots__ = ("path", "line", "column", "rule", "name", "severity", "message", "pointer", "tool")
+    `fix`: the rule's fix for it (core.rule.Fix, its edits placed as FileEdits), or None; not part of
+    what a finding is compared or reported by (nor cached: `lint --fix` lints without the cache)."""
+
+    __slots__ = ("path", "line", "column", "rule", "name", "severity", "message", "pointer", "tool", "fix")
 
     def __init__(self, path: str, line: int, column: int, rule: str, name: str, severity: Severity, message: str,
-                 pointer: str = "", tool: str | None = None):
+                 pointer: str = "", tool: str | None = None, fix: object = None):
         self.path = path
         self.line = line
         self.column = column
@@ -68,6 +71,7 @@ class Finding(_Record):
         self.message = message
         self.pointer = pointer
         self.tool = tool
+        self.fix = fix
 
     def _key(self) -> tuple:
         return (self.path, self.line, self.column, self.rule, self.name, self.severity, self.message,

@@ -16,6 +16,59 @@ import sys
 from toolcontract.core.model import Severity
 from toolcontract.core.records import Record
 
+class Edit(Record):
+    """One change a fix makes, described on the data, not the text (toolcontract.io.fixes applies it).
+
+    `op`: "set" (give `key` of the mapping at `path` the value `value`, adding the key when absent),
+    "replace" (the value at `path` itself becomes `value`: where a field lives, wherever that is),
+    "append" (add `value` to the list `key` of the mapping at `path`, making the list when absent, unless
+    it holds it already), or "comment" (a YAML comment at `position`, (line, column) of its `#`: `text`
+    is the suppression as written, replaced by `value`, or removed when `value` is None).
+
+    In a rule's hit, `path` is in the hit's own terms (native field names, see Hit); in a finding (see
+    `FileEdit`) it is a JSON pointer in the file the engine placed it in."""
+
+    __slots__ = ("op", "path", "key", "value", "position", "text")
+
+    def __init__(self, op: str, path: tuple[str | int, ...] = (), key: str = "", value: Any = None,
+                 position: tuple[int, int] | None = None, text: str = ""):
+        self.op = op
+        self.path = path
+        self.key = key
+        self.value = value
+        self.position = position
+        self.text = text
+
+
+class Fix(Record):
+    """What a rule offers to mend a hit: `edits`, all applied or none; `safe`: it keeps the contract's
+    meaning (`lint --fix` applies it), else it changes what the contract accepts or claims and needs
+    `--unsafe-fixes`; `title` says what it does ("set `additionalProperties: false`")."""
+
+    __slots__ = ("edits", "safe", "title")
+
+    def __init__(self, edits: tuple, safe: bool, title: str):
+        self.edits = tuple(edits)
+        self.safe = safe
+        self.title = title
+
+
+class FileEdit(Record):
+    """An `Edit` placed by the engine: in the file `file`, at the JSON `pointer` of its data."""
+
+    __slots__ = ("file", "pointer", "op", "key", "value", "position", "text")
+
+    def __init__(self, file: str, pointer: str, op: str, key: str = "", value: Any = None,
+                 position: tuple[int, int] | None = None, text: str = ""):
+        self.file = file
+        self.pointer = pointer
+        self.op = op
+        self.key = key
+        self.value = value
+        self.position = position
+        self.text = text
+
+
 class Hit(Record):
     """What a rule found. `path` is in native field names (tool rules) or from the
     file's root (document rules); `anchor` picks the key or the value (see Document.locate);
@@ -24,19 +77,21 @@ class Hit(Record):
     `subject`: which of the things a context holds the hit is about, where it holds several: a
     tool of the list or the set (None: the list itself), the side of a diff ("old" or "new"), the
     place of a lock drift ("tool" or "lock"). `position`: an explicit (line, column) for what has
-    no path in the data (a parse error, a repeated key, a comment)."""
+    no path in the data (a parse error, a repeated key, a comment). `fix`: a `Fix` that mends it,
+    when the rule has one for this hit (edits in the same terms as `path`)."""
 
-    __slots__ = ("path", "message", "anchor", "severity", "subject", "position")
+    __slots__ = ("path", "message", "anchor", "severity", "subject", "position", "fix")
 
     def __init__(self, path: tuple[str | int, ...] = (), message: str = "", anchor: str = "auto",
                  severity: Severity | None = None, subject: Any = None,
-                 position: tuple[int, int] | None = None):
+                 position: tuple[int, int] | None = None, fix: Fix | None = None):
         self.path = path
         self.message = message
         self.anchor = anchor
         self.severity = severity
         self.subject = subject
         self.position = position
+        self.fix = fix
 
 
 class Bad(Record):
@@ -100,16 +155,17 @@ class Rule(Record):
     `once_per_copy`: a finding about a subschema that several tools of one file carry word for
     word (the same `owner` property in 40 tools) is reported once, at its first copy, naming how
     many other tools share it.
+    `fixable`: "safe" or "unsafe" when the rule offers a fix (see Fix) for some of its hits, else "".
     Rules compare equal by everything but `check`.
     """
 
     __slots__ = ("id", "name", "summary", "rationale", "severity", "examples", "scope", "check", "surfaces", "reads",
-                 "contract", "once_per_copy")
+                 "contract", "once_per_copy", "fixable")
 
     def __init__(self, id: str, name: str, summary: str, rationale: str, severity: Severity,
                  examples: tuple[Bad | Good, ...], scope: str = "tool", check: Callable | None = None,
                  surfaces: tuple[str, ...] = (), reads: tuple[str, ...] = (), contract: bool = False,
-                 once_per_copy: bool = False):
+                 once_per_copy: bool = False, fixable: str = ""):
         self.id = id
         self.name = name
         self.summary = summary
@@ -122,6 +178,7 @@ class Rule(Record):
         self.reads = reads
         self.contract = contract
         self.once_per_copy = once_per_copy
+        self.fixable = fixable
 
     def _compared(self) -> tuple:
         return tuple(getattr(self, name) for name in self.__slots__ if name != "check")

@@ -26,19 +26,31 @@ class ConfigError(Exception):
     pass
 
 
+class AssessConfig(Record):
+    """The `assess` table (`[tool.toolcontract.assess]`): what `toolcontract assess` takes when its options are
+    not given. `context` is a path made from the configuration's folder; None, () mean "not set"."""
+
+    __slots__ = ("select", "ignore", "fail_on", "context", "max_rounds")
+
+    def __init__(self, select: tuple[str, ...] = (), ignore: tuple[str, ...] = (), fail_on: tuple[str, ...] = (),
+                 context: str | None = None, max_rounds: int | None = None):
+        self.select, self.ignore, self.fail_on = select, ignore, fail_on
+        self.context, self.max_rounds = context, max_rounds
+
+
 class Config(Record):
     """A configuration: `path` is the file it came from (None: defaults); globs and paths are
     relative to `root`, its folder."""
 
     __slots__ = ("path", "root", "select", "ignore", "severity", "per_file_ignores", "include", "exclude", "target",
-                 "overlays", "fail_on", "contracts", "options", "cache_dir")
+                 "overlays", "fail_on", "contracts", "options", "cache_dir", "assess")
 
     def __init__(self, path: str | None = None, root: str = ".", select: tuple[str, ...] = (),
                  ignore: tuple[str, ...] = (), severity: dict[str, str] | None = None,
                  per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = (), include: tuple[str, ...] = (),
                  exclude: tuple[str, ...] = (), target: tuple[str, ...] = (), overlays: dict[str, str] | None = None,
                  fail_on: str | None = None, contracts: str = "optional", options: dict[str, Any] | None = None,
-                 cache_dir: str | None = None):
+                 cache_dir: str | None = None, assess: AssessConfig | None = None):
         self.path = path
         self.root = root
         self.select = select
@@ -53,6 +65,7 @@ class Config(Record):
         self.contracts = contracts
         self.options = {} if options is None else options  # single rules' settings (max-toolset-tokens)
         self.cache_dir = cache_dir  # `cache-dir` as written (relative to `root`), None: the default
+        self.assess = AssessConfig() if assess is None else assess  # the `assess` table
 
     def relative(self, path: str) -> str:
         """A file's path relative to the config's folder, with forward slashes."""
@@ -187,6 +200,15 @@ def _read_pyproject(path: str, raw: bytes):
 
     def locate(keys: tuple) -> tuple[int, int]:
         # TOML parsers give no positions: find the key inside the [tool.toolcontract] table
+        if len(keys) > 1 and keys[0] == "assess":  # a key of [tool.toolcontract.assess]
+            sub = re.search(r"^\s*\[\s*tool\s*\.\s*toolcontract\s*\.\s*assess\s*\]", text, re.M)
+            if sub:
+                found = re.search(rf"^\s*[\"']?{re.escape(str(keys[1]))}[\"']?\s*=", text[sub.end():], re.M)
+                if found:
+                    offset = sub.end() + found.start() + (len(found.group()) - len(found.group().lstrip()))
+                    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+                start = sub.start() + (len(sub.group()) - len(sub.group().lstrip()))
+                return text.count("\n", 0, start) + 1, 1
         table = re.search(r"^\s*\[\s*tool\s*\.\s*toolcontract\s*\]", text, re.M)
         start = table.end() if table else 0
         key = str(keys[0]) if keys else ""
@@ -244,6 +266,10 @@ def config_from_data(data: Any, path: str, locate=lambda keys: (1, 1)) -> Config
         raise ConfigError(f"{path}:1:1: the configuration must be a table of keys, not {type(data).__name__}")
     normalised = {str(k).replace("_", "-"): v for k, v in data.items()}
     original = {str(k).replace("_", "-"): k for k in data}
+    assess_original: dict[str, Any] = {}
+    if isinstance(normalised.get("assess"), dict):  # its keys are kebab-case too, snake_case accepted
+        assess_original = {str(k).replace("_", "-"): k for k in normalised["assess"]}
+        normalised["assess"] = {str(k).replace("_", "-"): v for k, v in normalised["assess"].items()}
     from jsonschema.exceptions import best_match
 
     error = best_match(_validator().iter_errors(normalised))
@@ -255,7 +281,16 @@ def config_from_data(data: Any, path: str, locate=lambda keys: (1, 1)) -> Config
             line, column = locate((original.get(name, name),))
             known = ", ".join(sorted(_validator_keys()))
             raise ConfigError(f"{path}:{line}:{column}: unknown key {original.get(name, name)!r} (known: {known})")
+        if error.validator == "additionalProperties" and keys == ("assess",):
+            known_keys = _validator_keys("assess")
+            name = next(key for key in normalised["assess"] if key not in known_keys)
+            written = assess_original.get(name, name)
+            line, column = locate((original.get("assess", "assess"), written))
+            raise ConfigError(f"{path}:{line}:{column}: unknown key {written!r} in assess (known: "
+                              f"{', '.join(sorted(known_keys))})")
         if keys:
+            if keys[0] == "assess" and len(keys) > 1:
+                keys = (original.get("assess", "assess"), assess_original.get(keys[1], keys[1]), *keys[2:])
             keys = (original.get(keys[0], keys[0]), *keys[1:])
         line, column = locate(keys)
         where = "/".join(str(k) for k in keys) or "the configuration"
@@ -267,14 +302,32 @@ def config_from_data(data: Any, path: str, locate=lambda keys: (1, 1)) -> Config
     for pattern in normalised.get("per-file-ignores", {}):
         _check_glob(pattern, path, locate, (original.get("per-file-ignores", "per-file-ignores"), pattern))
     root = os.path.dirname(os.path.realpath(path))
-    upper = lambda items: tuple(str(i).upper() for i in items)  # noqa: E731
+
+    def code(text: str, keys: tuple) -> str:
+        """A rule id or prefix, upper-cased; a rule's name is its id; an unknown name is an error at its key."""
+        if re.fullmatch(r"(?i)tc[0-9]{0,3}|all", text):  # else the schema let through only kebab-case names
+            return text.upper()
+        from toolcontract.lint.engine import did_you_mean, rule_names
+
+        rule_id = rule_names().get(text)
+        if rule_id is None:
+            line, column = locate(keys)
+            raise ConfigError(f"{path}:{line}:{column}: {'/'.join(map(str, keys))}: no rule is named {text!r}"
+                              f"{did_you_mean(text) or ' (`toolcontract rules` lists them)'}")
+        return rule_id
+
+    def codes(key: str, items, *inner) -> tuple[str, ...]:
+        return tuple(code(str(item), (original.get(key, key), *inner, index)) for index, item in enumerate(items))
+
     return Config(
         path=path,
         root=root,
-        select=upper(normalised.get("select", ())),
-        ignore=upper(normalised.get("ignore", ())),
-        severity={str(k).upper(): v for k, v in normalised.get("severity", {}).items()},
-        per_file_ignores=tuple((glob, upper(codes)) for glob, codes in normalised.get("per-file-ignores", {}).items()),
+        select=codes("select", normalised.get("select", ())),
+        ignore=codes("ignore", normalised.get("ignore", ())),
+        severity={code(str(k), (original.get("severity", "severity"), k)): v
+                  for k, v in normalised.get("severity", {}).items()},
+        per_file_ignores=tuple((glob, codes("per-file-ignores", items, glob))
+                               for glob, items in normalised.get("per-file-ignores", {}).items()),
         include=tuple(normalised.get("include", ())),
         exclude=tuple(normalised.get("exclude", ())),
         target=tuple(normalised.get("target", ())),
@@ -283,6 +336,18 @@ def config_from_data(data: Any, path: str, locate=lambda keys: (1, 1)) -> Config
         contracts=normalised.get("contracts", "optional"),
         options={key: normalised[key] for key in RULE_OPTIONS if key in normalised},
         cache_dir=normalised.get("cache-dir"),
+        assess=_assess_config(normalised.get("assess", {}), root),
+    )
+
+
+def _assess_config(table: dict, root: str) -> AssessConfig:
+    context = table.get("context")
+    return AssessConfig(
+        select=tuple(str(code).upper() for code in table.get("select", ())),
+        ignore=tuple(str(code).upper() for code in table.get("ignore", ())),
+        fail_on=tuple(table.get("fail-on", ())),
+        context=os.path.join(root, context) if context is not None else None,
+        max_rounds=table.get("max-rounds"),
     )
 
 
@@ -296,7 +361,9 @@ def _check_glob(pattern: str, path: str, locate, keys: tuple) -> None:
                           f"{exc.msg}") from None
 
 
-def _validator_keys() -> list[str]:
+def _validator_keys(table: str | None = None) -> list[str]:
+    """The keys the schema knows: at the top, or in a table (`assess`)."""
     from toolcontract.core.schema.bundled import load_schema
 
-    return list(load_schema("config.schema.json")["properties"])
+    properties = load_schema("config.schema.json")["properties"]
+    return list(properties if table is None else properties[table]["properties"])

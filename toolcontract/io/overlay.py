@@ -25,6 +25,7 @@ path without `..`), or a configuration maps the provider to an overlay explicitl
 An overlay is linted together with its provider file, never on its own: met alone,
 it is one finding. Entries naming no tool of the provider are findings too; entries
 are matched by exact name. Extension fields (`x-...`) are allowed and not merged.
+An entry's `ignore: [TC403]` suppresses those codes' findings on that one tool (OVERLAY_ONLY).
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ OVERLAY_FIELDS = (
     "version", "purpose", "when_to_use", "non_goals", "effect", "limitations", "output_schema", "target",
     "semantic_rules", "approval", "observation", "examples",
 )
+# what an entry may hold that no descriptor does: `ignore`, the codes not reported on this tool (an
+# inline suppression for a JSON file, which has no comments; see lint.suppression.overlay_suppressions)
+OVERLAY_ONLY = ("ignore",)
 PROVIDER_FIELDS = ("name", "title", "description", "input_schema", "annotations")
 OVERLAY_SUFFIXES = (".contract.yaml", ".contract.yml")
 PROVIDER_SUFFIXES = (".json", ".yaml", ".yml")

@@ -12,7 +12,7 @@ from typing import AbstractSet, Any, Iterable, Iterator, Mapping
 from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import (MAX_TOOLS_CHECKED, DocumentContext, ListContext, LoadContext, RunContext,
                                        SetContext, ToolContext)
-from toolcontract.core.rule import SURFACES, Hit, Rule
+from toolcontract.core.rule import SURFACES, FileEdit, Fix, Hit, Rule
 from toolcontract.core.model import Finding, Severity
 from toolcontract.core.records import MutableRecord, Record
 from toolcontract.io.document import DEFAULT_LIMITS, Document, Limits, LoadError, load_bytes
@@ -45,6 +45,38 @@ def rule_ids(files_only: bool = False) -> tuple[str, ...]:
 
         ids.extend(CONVERSATION_RULES)
     return tuple(sorted(ids))
+
+
+def rule_names() -> dict[str, str]:
+    """Rule name -> rule id, for every rule of all_rules, read from the tables without importing a rule:
+    a rule's module is named after its id and its name (tc403_additional_properties_open; a test checks)."""
+    from toolcontract.assessment.rules import RULES as CONVERSATION_RULES
+    from toolcontract.lint.rules import RULES
+
+    return {module.rsplit(".", 1)[-1].split("_", 1)[1].replace("_", "-"): rule_id
+            for rule_id, module in sorted({**RULES, **CONVERSATION_RULES}.items())}
+
+
+def suggest_rule(text: str) -> str | None:
+    """The rule closest to a mistyped id or name, as `name (ID)`, or None (difflib, as `git` suggests)."""
+    import difflib
+
+    names = rule_names()
+    ids = {rule_id: name for name, rule_id in names.items()}
+    wanted = text.lower()
+    if wanted.startswith("tc"):  # an id typed with the letter O for a zero (TC4O3), or l/I for a one
+        wanted = "tc" + wanted[2:].replace("o", "0").replace("l", "1").replace("i", "1")
+    close = difflib.get_close_matches(wanted, [*names, *(i.lower() for i in ids)], n=1, cutoff=0.75)
+    if not close:
+        return None
+    rule_id = names.get(close[0]) or close[0].upper()
+    return f"{ids[rule_id]} ({rule_id})"
+
+
+def did_you_mean(text: str) -> str:
+    """`: did you mean name (ID)?` for a message about `text`, or nothing when no rule is close."""
+    suggestion = suggest_rule(text)
+    return f": did you mean {suggestion}?" if suggestion else ""
 
 
 # ------------------------------------------------------------------ selection
@@ -91,7 +123,9 @@ class Selection(Record):
             if prefix.upper() in ("ALL",):
                 continue
             if not any(rule_id.startswith(prefix.upper()) for rule_id in rules):
-                raise SelectionError(f"{prefix!r} matches no rule (rule ids look like TC403, prefixes like TC4)")
+                hint = did_you_mean(prefix) or " (rule ids look like TC403, prefixes like TC4, names like " \
+                    "additional-properties-open)"
+                raise SelectionError(f"{prefix!r} matches no rule{hint}")
 
     def surfaces_for(self, rule: Rule) -> tuple[str, ...]:
         """The targeted surfaces a portability rule runs for (empty: it does not run)."""
@@ -173,16 +207,35 @@ class LintResult(MutableRecord):
 
 
 def _finding(rule: Rule, hit: Hit, document: Document | None, pointer: str, tool: str | None, selection: Selection,
-             cap: Severity | None = None, path: str | None = None) -> Finding:
+             cap: Severity | None = None, path: str | None = None, locate: Any = None) -> Finding:
     """The finding of a rule's hit: placed at `hit.position` when it has one, else at `pointer` in
-    `document`; its severity is the one place severities are decided (Selection.severity_of)."""
+    `document`; its severity is the one place severities are decided (Selection.severity_of).
+    `locate` places the paths of the hit's fix, as `ToolView.locate` does (default: paths from the
+    root of `document`)."""
     if hit.position is not None:
         line, column = hit.position
     else:
         line, column = document.locate(pointer, hit.anchor)
     where = path if path is not None else document.path
+    fix = None if hit.fix is None else place_fix(hit.fix, where, document, locate)
     return Finding(where, line, column, rule.id, rule.name, selection.severity_of(rule, hit, cap), hit.message,
-                   pointer, tool)
+                   pointer, tool, fix)
+
+
+def place_fix(fix: Fix, path: str, document: Document | None, locate: Any = None) -> Fix:
+    """A rule's fix with its edits placed (core.rule.FileEdit): each edit's path through `locate`
+    (a tool's `locate`), else as a path from the root of `document`; a comment edit in `path`."""
+    placed = []
+    for edit in fix.edits:
+        if edit.op == "comment" or document is None and locate is None:
+            placed.append(FileEdit(path, "", edit.op, edit.key, edit.value, edit.position, edit.text))
+            continue
+        if locate is not None:
+            doc, pointer = locate(edit.path)
+        else:
+            doc, pointer = document, _pointer(edit.path)
+        placed.append(FileEdit(doc.path, pointer, edit.op, edit.key, edit.value, edit.position, edit.text))
+    return fix._replace(edits=tuple(placed))
 
 
 
@@ -250,14 +303,15 @@ def lint_files(
         for hit in r.check(SetContext(views, selection.options)):
             tool = hit.subject
             doc, pointer = tool.locate(hit.path)
-            findings.append(_finding(r, hit, doc, pointer, tool.name, selection))
+            findings.append(_finding(r, hit, doc, pointer, tool.name, selection,
+                                     locate=tool.locate if hit.fix is not None else None))
     from toolcontract.lint.suppression import suppress
 
     if selection.per_file_ignores:
         findings = [f for f in findings if not selection.ignored_in(f.path, f.rule)]
     # a file that gave no tool holds no suppression that a rule could have used: no TC009 there
     held_none = {f.path for f in unread} - {view.document.path for view in views} if unread else set()
-    findings = suppress(findings, documents, selection, plan.rules, unread_paths=held_none)
+    findings = suppress(findings, documents, selection, plan.rules, unread_paths=held_none, overlays=plan.overlays)
     if unread:
         findings = sorted(findings + unread)
     return LintResult(findings, count, len(views), documents, views, skipped=skipped)
@@ -452,7 +506,8 @@ class _Plan(MutableRecord):
                     ctx.surfaces = surfaces
                     for hit in r.check(ctx):
                         doc, pointer = tool.locate(hit.path)
-                        finding = _finding(r, hit, doc, pointer, tool.name, selection, cap if r.contract else None)
+                        finding = _finding(r, hit, doc, pointer, tool.name, selection, cap if r.contract else None,
+                                           locate=tool.locate if hit.fix is not None else None)
                         if copies is not None and r.once_per_copy:
                             copies.append((index, finding))
                         else:
@@ -477,7 +532,8 @@ class _Plan(MutableRecord):
                     doc, pointer, name = document, _pointer(hit.path), None
                 else:
                     (doc, pointer), name = tool.locate(hit.path), tool.name
-                yield _finding(r, hit, doc, pointer, name, selection)
+                yield _finding(r, hit, doc, pointer, name, selection,
+                               locate=tool.locate if tool is not None and hit.fix is not None else None)
 
 
 def _tool_at(tools: list[ToolView], document: Document, pointer: str, index: dict) -> str | None:
@@ -535,9 +591,13 @@ def _once_per_copy(found: list[tuple[int, Finding]], document: Document) -> list
         members = groups[key]
         first_tool = members[0][0]
         others = {index for index, _ in members if index != first_tool}
+        copied = [f.fix for index, f in members if index != first_tool and f.fix is not None]
         for index, finding in members:
             if index != first_tool:
                 continue
+            if copied and finding.fix is not None:  # fixing the one reported mends every copy
+                edits = finding.fix.edits + tuple(e for fix in copied for e in fix.edits)
+                finding = finding._replace(fix=finding.fix._replace(edits=edits))
             if others:
                 n = len(others)
                 finding = finding._replace(message=f"{finding.message} (the same schema is in {n} other "

@@ -192,9 +192,14 @@ class AssessSummary:
 
 class AssessReporter:
     """Streaming interface of an assess format: cases arrive one at a time; from transcripts,
-    each conversation's report follows its cases."""
+    each conversation's report follows its cases.
+
+    `failing_outcomes` (set by the job): the outcomes `--fail-on` names. Every case that fails the run (an unmet
+    expectation, or such an outcome) is kept, up to SHORT_LIMIT, for the short summary of the human formats."""
 
     finding_threshold: Severity = Severity.ERROR  # conversation findings at or above it fail the run
+    failing_outcomes: frozenset = frozenset()
+    SHORT_LIMIT = 100
 
     PROGRESS_FROM = 5000  # cases before a progress line is worth showing
     PER_FILE_TOOLS = False  # True: the format prints each file's tools (summary.file_tools)
@@ -206,12 +211,20 @@ class AssessReporter:
         self.summary = AssessSummary(self.PER_FILE_TOOLS)
         self.progress = progress  # a terminal's stderr, for a `assessed N cases` line on long inputs
         self._progress_shown = False
+        self.failures: list[str] = []  # the short summary's lines (the first SHORT_LIMIT)
+        self.failures_total = 0
+        self.failing_total = 0  # cases with a --fail-on outcome
 
     def begin_file(self, path: str) -> None:
         self.summary.begin_file()
 
     def case(self, envelope) -> None:
         self.summary.add(envelope)
+        if not envelope.expect_met or envelope.outcome in self.failing_outcomes:
+            self.failures_total += 1
+            self.failing_total += envelope.outcome in self.failing_outcomes
+            if len(self.failures) < self.SHORT_LIMIT:
+                self.failures.append(failure_line(envelope, self.failing_outcomes))
         n = self.summary.cases
         if self.progress is not None and n >= self.PROGRESS_FROM and n % self.PROGRESS_EVERY == 0:
             self.progress.write(f"\rassessed {n:,} cases ...")
@@ -233,6 +246,45 @@ class AssessReporter:
 
     def finish(self, error: str | None = None) -> None:
         """`error` is the one-line fixture error that stopped the run, if any."""
+
+
+def want_got(envelope) -> str:
+    """`want outcome=rejected effect=none, got outcome=allowed effect=none` of an unmet expectation."""
+    want = " ".join(f"{k}={v or '-'}" for k, v in envelope.expect["want"].items())
+    got = " ".join(f"{k}={v or '-'}" for k, v in envelope.expect["got"].items())
+    return f"want {want}, got {got}"
+
+
+def failure_line(envelope, failing_outcomes=frozenset()) -> str:
+    """A case that fails the run, as the short summary lists it: `path:line: case id: want X, got Y` for an unmet
+    expectation, `path:line: case id: OUTCOME (failing)` for a `--fail-on` outcome (both, when both)."""
+    source = envelope.source or {}
+    parts = []
+    if not envelope.expect_met:
+        parts.append(want_got(envelope))
+    if envelope.outcome in failing_outcomes:
+        parts.append(f"{envelope.outcome.value} (failing)")
+    return (f"{printable(str(source.get('path', '-')))}:{source.get('line', 0)}: {printable(str(envelope.case_id))}: "
+            + "; ".join(parts))
+
+
+def short_summary(reporter: "AssessReporter") -> list[str]:
+    """The short summary at the end of text and rich: a head line, then one indented line per failing case
+    (the first SHORT_LIMIT, then how many more). Empty when no case failed the run."""
+    if not reporter.failures_total:
+        return []
+    s = reporter.summary
+    failing = reporter.failing_total
+    counts = []
+    if s.expect_failed:
+        counts.append(f"{s.expect_failed} unmet expectation{'s' * (s.expect_failed != 1)}")
+    if failing > 0:
+        counts.append(f"{failing} failing outcome{'s' * (failing != 1)}")
+    lines = ["short summary: " + ", ".join(counts)]
+    lines += ["  " + line for line in reporter.failures]
+    if reporter.failures_total > len(reporter.failures):
+        lines.append(f"  ... and {reporter.failures_total - len(reporter.failures)} more")
+    return lines
 
 
 def expectation_note(summary: "AssessSummary") -> str:

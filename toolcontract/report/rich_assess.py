@@ -10,6 +10,7 @@ through `printable` and into `Text`, which never reads markup.
 
 from __future__ import annotations
 
+import os
 from typing import TextIO
 
 from rich.console import Console
@@ -17,7 +18,8 @@ from rich.text import Text
 
 from toolcontract.assessment.classify import TASK_ACCEPTANCE
 from toolcontract.core.model import GATE_ORDER, Outcome, Severity
-from toolcontract.report.common import AssessReporter, evidence_notes, expectation_note, line_start, printable
+from toolcontract.report.common import (AssessReporter, evidence_notes, expectation_note, line_start, printable,
+                                        short_summary)
 from toolcontract.report.rich import SEVERITY_STYLE, SEVERITY_WIDTH, _severity_counts
 
 OUTCOME_STYLE = {
@@ -58,8 +60,8 @@ class AssessReport(AssessReporter):
     def __init__(self, stream: TextIO, verbose: bool = False) -> None:
         super().__init__(stream, verbose)
         self.console = Console(file=stream, highlight=False, soft_wrap=True, markup=False, emoji=False)
-        if not self.console.is_terminal:  # a file or a pipe: no terminal width to fit
-            self.console.width = max(self.console.width, 160)
+        if not self.console.is_terminal and not os.environ.get("COLUMNS", "").strip().isdigit():
+            self.console.width = max(self.console.width, 160)  # a file or a pipe, and no COLUMNS: no width to fit
         self.narrow = self.console.width < NARROW
         self.rows: list = []
         self.widths: list[int] = []
@@ -72,6 +74,7 @@ class AssessReport(AssessReporter):
         self.rows = []
         self.widths = [len(h) for h in HEADERS]
         self.conversations = []
+        self.file_narrow = self.narrow  # also when the file's first rows are wider than the console
         self.console.print(Text(line_start(printable(path)), style="bold"))
 
     def case(self, envelope) -> None:
@@ -100,18 +103,26 @@ class AssessReport(AssessReporter):
         rows, self.rows = self.rows, []
         if not rows:
             return
-        if self.narrow:
+        if self.file_narrow:
             for envelope in rows:
                 self._narrow_row(envelope)
             return
         cells = [(printable(e.case_id), printable(e.tool or "-"), e, _outcome(e)) for e in rows]
         first = self.widths == [len(h) for h in HEADERS] and not getattr(self, "_header_printed", None) == self.path
+        widths = list(self.widths)
         for case_id, tool, envelope, outcome in cells:
-            self.widths[0] = max(self.widths[0], len(case_id))
-            self.widths[1] = max(self.widths[1], len(tool))
-            self.widths[2] = max(self.widths[2], len(envelope.trail))
-            self.widths[3] = max(self.widths[3], len(outcome))
-            self.widths[4] = max(self.widths[4], len(envelope.effect.value))
+            widths[0] = max(widths[0], len(case_id))
+            widths[1] = max(widths[1], len(tool))
+            widths[2] = max(widths[2], len(envelope.trail))
+            widths[3] = max(widths[3], len(outcome))
+            widths[4] = max(widths[4], len(envelope.effect.value))
+        if first and 2 + sum(widths[:5]) + 2 * 5 + max(len(e.next_step.value) for e in rows) > self.console.width:
+            # the table would not fit: the terminal would wrap its rows mid-word; the text layout for this file
+            self.file_narrow = True
+            for envelope in rows:
+                self._narrow_row(envelope)
+            return
+        self.widths = widths
         if first:
             self._header_printed = self.path
             self.console.print(Text("  " + "  ".join(h.ljust(w) for h, w in zip(HEADERS, self.widths)).rstrip(),
@@ -206,6 +217,9 @@ class AssessReport(AssessReporter):
                 self.console.print(row)
 
     def finish(self, error: str | None = None) -> None:
+        for index, line in enumerate(short_summary(self)):
+            self.console.print(Text(line_start(line), style="bold magenta" if index == 0 else "magenta"),
+                               no_wrap=True, overflow="ignore", crop=False)
         s = self.summary
         self.console.print(Text(f"trail: {GATE_LEGEND}. Every case also leaves {TASK_ACCEPTANCE} unverified.",
                                 style="dim"))

@@ -16,12 +16,18 @@ from __future__ import annotations
 from typing import TextIO
 
 from toolcontract.report.common import (AssessReporter, by_file, limit_repeats, lint_summary, more_line, printable,
-                                        rule_tally, line_start, skipped_note, evidence_notes)
+                                        rule_tally, line_start, short_summary, skipped_note, evidence_notes)
 
 
 def finding_line(f) -> str:
     tool = "" if f.tool is None else f"[{printable(f.tool)}] "
     return f"{line_start(printable(f.path))}:{f.line}:{f.column}: {f.severity.label} {f.rule} {tool}{printable(f.message)}\n"
+
+
+def render_findings(result, stream: TextIO) -> None:
+    """`lint -q`: every finding, one line each as above, and nothing else (no tally, no summary, no
+    line counting repeats: a quiet run leaves nothing out)."""
+    stream.write("".join(map(finding_line, result.findings)))
 
 
 def render_lint(result, stream: TextIO) -> None:
@@ -78,6 +84,9 @@ class AssessReport(AssessReporter):
                           f"({report.format}): {conversation_counts(report)}\n")
 
     def finish(self, error: str | None = None) -> None:
+        """The short summary of the cases that fail the run (if any), then the counts."""
+        for line in short_summary(self):
+            self.stream.write(line_start(line) + "\n")
         s = self.summary
         outcomes = ", ".join(f"{k} {v}" for k, v in sorted(s.by_outcome.items())) or "none"
         expectations = (f"{s.expect_failed} unmet expectation{'s' * (s.expect_failed != 1)}" if s.expected

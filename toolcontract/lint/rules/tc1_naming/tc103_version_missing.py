@@ -6,7 +6,7 @@ import re
 from typing import Iterator
 
 from toolcontract.lint.context import ToolContext
-from toolcontract.core.rule import Bad, Good, Hit, Rule
+from toolcontract.core.rule import Bad, Edit, Fix, Good, Hit, Rule
 from toolcontract.core.model import Severity
 
 
@@ -46,6 +46,7 @@ RULE = Rule(
         Good("toolcontract: 1\nname: weather_current\nversion: 1.2.0\neffect: read\n"),
     ),
     contract=True,
+    fixable="safe",
 )
 
 
@@ -56,4 +57,21 @@ def check(ctx: ToolContext) -> Iterator[Hit]:
         return
     version = tool.get("version")
     if not isinstance(version, str) or not is_semver(version):
-        yield Hit(("version",), f"version {version!r} is not SemVer (MAJOR.MINOR.PATCH, e.g. 1.2.0)")
+        normal = normalised(version)
+        fix = None if normal is None else Fix((Edit("replace", ("version",), value=normal),), True,
+                                              f"write the version as {normal}")
+        yield Hit(("version",), f"version {version!r} is not SemVer (MAJOR.MINOR.PATCH, e.g. 1.2.0)", fix=fix)
+
+
+_SHORT = re.compile(r"[vV]?(0|[1-9][0-9]*)(?:\.(0|[1-9][0-9]*))?(?:\.(0|[1-9][0-9]*))?\Z")
+
+
+def normalised(version) -> str | None:
+    """`v1.2` -> `1.2.0`, `1` -> `1.0.0`, `v1.2.3` -> `1.2.3`; None for what is not one of these
+    (a float such as 1.10 has lost its text: `1.1` or `1.10` cannot be told apart, so it is left)."""
+    if isinstance(version, bool) or not isinstance(version, (str, int)):
+        return None
+    found = _SHORT.match(str(version).strip())
+    if found is None:
+        return None
+    return ".".join(part or "0" for part in found.groups())

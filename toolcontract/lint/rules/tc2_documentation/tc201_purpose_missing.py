@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from toolcontract.lint.context import ToolContext
+from toolcontract.core.descriptor import is_placeholder
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.lint.rules.tc2_documentation.examples import FULL
 from toolcontract.core.model import Severity
@@ -25,6 +26,8 @@ RULE = Rule(
             message="no `purpose`: say in one sentence"),
         Bad("toolcontract: 1\nname: weather_current\npurpose: '  '\neffect: read\n", line=3, column=10,
             message="`purpose` is empty"),
+        Bad("toolcontract: 1\nname: weather_current\npurpose: 'TODO: say in one sentence'\neffect: read\n", line=3,
+            column=10, message="`purpose` is still a TODO placeholder"),
         Good(FULL),
     ),
 )
@@ -35,6 +38,8 @@ def check(ctx: ToolContext) -> Iterator[Hit]:
     if "purpose" in tool.data:
         if tool.text("purpose") is None:
             yield Hit(("purpose",), "`purpose` is empty: say in one sentence what the tool is for")
+        elif is_placeholder(tool.data["purpose"]):  # what `toolcontract init` writes in an overlay skeleton
+            yield Hit(("purpose",), "`purpose` is still a TODO placeholder: say in one sentence what the tool is for")
         return
     if tool.format != "native":
         if tool.text("description") is None:  # a provider format has no purpose field: its description stands in

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from toolcontract.lint.context import ToolContext
+from toolcontract.core.descriptor import is_placeholder
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.lint.rules.tc2_documentation.examples import FULL
 from toolcontract.core.model import Severity
@@ -27,6 +28,8 @@ RULE = Rule(
             message="required for the consequential effect irreversible_write", note="error"),
         Bad("toolcontract: 1\nname: weather_current\neffect: read\nnon_goals: []\n", line=4, column=1,
             message="`non_goals` is empty"),
+        Bad("toolcontract: 1\nname: weather_current\neffect: read\nnon_goals:\n  - 'TODO: what it does not do'\n",
+            line=5, column=5, message="is still a TODO placeholder"),
         Good(FULL),
     ),
     contract=True,
@@ -43,3 +46,8 @@ def check(ctx: ToolContext) -> Iterator[Hit]:
         yield Hit((), f"no `non_goals`: list what the tool does not do{extra}", anchor="value", severity=severity)
     elif isinstance(goals, list) and not [g for g in goals if isinstance(g, str) and g.strip()]:
         yield Hit(("non_goals",), "`non_goals` is empty: list what the tool does not do", severity=severity)
+    elif isinstance(goals, list):
+        for index, goal in enumerate(goals):
+            if is_placeholder(goal):  # what `toolcontract init` writes in an overlay skeleton
+                yield Hit(("non_goals", index), "this non-goal is still a TODO placeholder: list what the tool does "
+                          "not do", severity=severity)

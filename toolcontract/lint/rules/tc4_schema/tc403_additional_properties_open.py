@@ -6,7 +6,7 @@ from typing import Any, Iterator
 
 from toolcontract.core.schema import IN_PLACE
 from toolcontract.lint.context import ToolContext
-from toolcontract.core.rule import Bad, Good, Hit, Rule
+from toolcontract.core.rule import Bad, Edit, Fix, Good, Hit, Rule
 from toolcontract.lint.rules.tc4_schema.examples import WEATHER
 from toolcontract.lint.rules.tc4_schema.quoting import location
 from toolcontract.lint.schema_walk import in_place_ancestors
@@ -36,6 +36,7 @@ RULE = Rule(
              note="a typed map"),
     ),
     once_per_copy=True,
+    fixable="unsafe",
 )
 
 
@@ -67,13 +68,19 @@ def check(ctx: ToolContext) -> Iterator[Hit]:
         what = f"the object at {location(node.path)}"
         if "additionalProperties" in s:
             yield Hit((*path, "additionalProperties"), f"{what} allows any extra property: set "
-                      "`additionalProperties: false` (or a schema, for a map)")
+                      "`additionalProperties: false` (or a schema, for a map)", fix=close(path, "additionalProperties"))
         elif "unevaluatedProperties" in s:
             yield Hit((*path, "unevaluatedProperties"), f"{what} allows any extra property: set "
-                      "`unevaluatedProperties: false`")
+                      "`unevaluatedProperties: false`", fix=close(path, "unevaluatedProperties"))
         else:
             yield Hit(path, f"{what} does not set `additionalProperties: false`: any extra property a model "
-                      "invents is accepted", anchor="value")
+                      "invents is accepted", anchor="value", fix=close(path, "additionalProperties"))
+
+
+def close(path: tuple, keyword: str) -> Fix:
+    """The fix of an open object: `keyword: false` on it (unsafe: calls with extra properties that
+    were accepted are then refused)."""
+    return Fix((Edit("set", path, keyword, False),), False, f"set `{keyword}: false`")
 
 
 def _closed(schema: dict) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from toolcontract.lint.context import ToolContext
-from toolcontract.core.rule import Bad, Good, Hit, Rule
+from toolcontract.core.rule import Bad, Edit, Fix, Good, Hit, Rule
 from toolcontract.lint.rules.tc3_effects.verbs import reads_as_read
 from toolcontract.core.model import Severity
 
@@ -45,6 +45,7 @@ RULE = Rule(
              "    inputSchema: {type: object}\n"),
         Good("toolcontract: 1\nname: get_weather\neffect: read\n", note="a native descriptor: no MCP hints"),
     ),
+    fixable="unsafe",
 )
 
 
@@ -66,12 +67,17 @@ def check(ctx: ToolContext) -> Iterator[Hit]:
         return
     verb, where = found
     advice = "MCP clients then treat it as a write and may ask before every call; set `readOnlyHint: true`"
+    # unsafe: the tool's own name or description says read, but only its author knows that it writes nothing
+    if isinstance(notes, dict):
+        fix = Fix((Edit("set", ("annotations",), "readOnlyHint", True),), False, "set `readOnlyHint: true`")
+    else:
+        fix = Fix((Edit("set", (), "annotations", {"readOnlyHint": True}),), False, "set `readOnlyHint: true`")
     if read_only is False:
         yield Hit(("annotations", "readOnlyHint"), f"the {where} says {verb!r}, a read, but readOnlyHint is false: "
-                  f"{advice}")
+                  f"{advice}", fix=fix)
     elif isinstance(notes, dict):
         yield Hit(("annotations",), f"the {where} says {verb!r}, a read, but the annotations have no "
-                  f"readOnlyHint: {advice}", anchor="key")
+                  f"readOnlyHint: {advice}", anchor="key", fix=fix)
     else:
         yield Hit((), f"the {where} says {verb!r}, a read, but there are no annotations: {advice}",
-                  anchor="value")
+                  anchor="value", fix=fix)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from toolcontract.lint.context import ToolContext, context
-from toolcontract.core.rule import Bad, Good, Hit, Rule
+from toolcontract.core.rule import Bad, Edit, Fix, Good, Hit, Rule
 from toolcontract.lint.rules.tc5_portability.examples import WEATHER, with_property
 from toolcontract.lint.rules.tc5_portability.messages import names, verb_s, where
 from toolcontract.lint.rules.tc5_portability.strict import STRICT
@@ -35,6 +35,7 @@ RULE = Rule(
         Good(WEATHER),
     ),
     surfaces=STRICT,
+    fixable="unsafe",
 )
 
 
@@ -52,11 +53,17 @@ def check(ctx: ToolContext) -> Iterator[Hit]:
         what = f"the object at {where(node.path)}"
         if "additionalProperties" not in s:
             yield Hit(path, f"{what} does not set `additionalProperties: false`, which {names(surfaces)} "
-                      f"require{verb_s(surfaces)} on every object", anchor="value")
+                      f"require{verb_s(surfaces)} on every object", anchor="value", fix=_close(path))
         elif isinstance(extra, dict):
             yield Hit((*path, "additionalProperties"), f"{what} is a typed map, which {names(surfaces)} "
                       f"refuse{verb_s(surfaces)}: strict mode allows only `additionalProperties: false` (use an array of "
                       "{key, value} objects)")
         else:
             yield Hit((*path, "additionalProperties"), f"{what} allows extra properties; {names(surfaces)} "
-                      f"require{verb_s(surfaces)} `additionalProperties: false`")
+                      f"require{verb_s(surfaces)} `additionalProperties: false`", fix=_close(path))
+
+
+def _close(path: tuple) -> Fix:
+    """`additionalProperties: false` (unsafe: extra properties once accepted are refused); a typed map
+    has none (it needs another shape)."""
+    return Fix((Edit("set", path, "additionalProperties", False),), False, "set `additionalProperties: false`")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from toolcontract.lint.context import ToolContext, context
-from toolcontract.core.rule import Bad, Good, Hit, Rule
+from toolcontract.core.rule import Bad, Edit, Fix, Good, Hit, Rule
 from toolcontract.lint.rules.tc5_portability.examples import WEATHER, with_property
 from toolcontract.lint.rules.tc5_portability.messages import names, quoted, verb_s
 from toolcontract.lint.rules.tc5_portability.subschemas import input_schema, object_nodes
@@ -34,6 +34,7 @@ RULE = Rule(
         Good(WEATHER),
     ),
     surfaces=("openai-strict",),
+    fixable="unsafe",
 )
 
 
@@ -52,4 +53,26 @@ def check(ctx: ToolContext) -> Iterator[Hit]:
             if name not in required:
                 yield Hit(("input_schema", *node.path, "properties", name), f"property {quoted(name)} is not in "
                           f"`required`, which {names(surfaces)} refuse{verb_s(surfaces)}: list it, and allow null "
-                          "(`type: [T, \"null\"]`) to keep it optional", anchor="key")
+                          "(`type: [T, \"null\"]`) to keep it optional", anchor="key",
+                          fix=_required_nullable(("input_schema", *node.path), name, properties[name]))
+
+
+def _required_nullable(path: tuple, name: str, schema) -> Fix | None:
+    """List the property in `required` and let it be null (unsafe: a model must then send it, as
+    null when it has no value). Only for a property with a `type` (and an `enum` gets null too)."""
+    if not isinstance(schema, dict) or "default" in schema:
+        return None  # a default says what absence means: required, it would be a contradiction (TC415)
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        nullable = kind if kind == "null" else [kind, "null"]
+    elif isinstance(kind, list) and all(isinstance(k, str) for k in kind):
+        nullable = kind if "null" in kind else [*kind, "null"]
+    else:
+        return None
+    place = (*path, "properties", name)
+    edits = [Edit("append", path, "required", name)]
+    if nullable != kind:
+        edits.append(Edit("set", place, "type", nullable))
+    if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
+        edits.append(Edit("append", place, "enum", None))
+    return Fix(tuple(edits), False, f"make {name!r} required and nullable")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from toolcontract.lint.context import ToolContext
-from toolcontract.core.rule import Bad, Good, Hit, Rule
+from toolcontract.core.rule import Bad, Edit, Fix, Good, Hit, Rule
 from toolcontract.lint.rules.tc5_portability.examples import WEATHER
 from toolcontract.lint.rules.tc5_portability.messages import names
 from toolcontract.core.model import Effect, Severity
@@ -33,6 +33,7 @@ RULE = Rule(
         Good(WEATHER.replace("effect: read", "effect: reversible_write"), note="a write tool: the default is safe"),
     ),
     surfaces=("mcp",),
+    fixable="safe",
 )
 
 
@@ -47,9 +48,15 @@ def check(ctx: ToolContext) -> Iterator[Hit]:
     fix = "{readOnlyHint: true, openWorldHint: false}" if effect is Effect.PURE else "{readOnlyHint: true}"
     why = (f"{names(surfaces)} clients assume readOnlyHint false, destructiveHint true and openWorldHint "
            f"true for this {effect.value} tool: add `annotations: {fix}`")
+    hints = {"readOnlyHint": True, "openWorldHint": False} if effect is Effect.PURE else {"readOnlyHint": True}
+    title = f"write the annotations a {effect.value} effect implies"
     if isinstance(notes, dict):
-        yield Hit(("annotations",), f"annotations lack readOnlyHint, so {why}", anchor="key")
+        edits = tuple(Edit("set", ("annotations",), key, value) for key, value in hints.items() if key not in notes)
+        yield Hit(("annotations",), f"annotations lack readOnlyHint, so {why}", anchor="key",
+                  fix=Fix(edits, True, title))
     elif "annotations" in tool.data:
-        yield Hit(("annotations",), f"annotations are empty, so {why}")
+        fix = Fix((Edit("set", (), "annotations", hints),), True, title) if notes is None else None
+        yield Hit(("annotations",), f"annotations are empty, so {why}", fix=fix)
     else:
-        yield Hit((), f"no annotations, so {why}", anchor="value")
+        yield Hit((), f"no annotations, so {why}", anchor="value", fix=Fix((Edit("set", (), "annotations", hints),),
+                                                                            True, title))
