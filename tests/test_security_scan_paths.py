@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from conftest import examples
 from test_security_speed import ALL_TEXTS, _plain_scan
 from toolcontract.lint.engine import Selection, lint_files
-from toolcontract.security import clear_caches, gates, payloads, scan, secrets, signals, surfaces
+from toolcontract.security import intent, clear_caches, gates, payloads, scan, secrets, signals, surfaces
 from toolcontract.security.payloads import find_payloads, payloads_in
 from toolcontract.security.secrets import secrets_in
 
@@ -128,7 +128,7 @@ def test_the_open_signals_and_scorers_are_the_plain_loops_picks(opened):
         signals._SHADOWING_IDS))
 
 
-def _plain_read(text: str, kind: str):
+def _plain_phrases(text: str, kind: str):
     """scan._read as first written: one function, every test in turn."""
     from toolcontract.security.regex_safety import backtracking_risk
     from toolcontract.security.unicode import (ascii_control, hidden_spans, identifier_confusion,
@@ -175,7 +175,17 @@ def _plain_read(text: str, kind: str):
         secrets_in(text, view) if not opened.isdisjoint(scan.SECRET_GATES) else (),
         payloads_in(view, kind != surfaces.TEXT) if not opened.isdisjoint(scan.PAYLOAD_GATES) else (),
         signals.may_shadow_in(text, view) if not opened.isdisjoint(signals._SHADOWING_IDS) else False)
-    return (report if report else scan.EMPTY), size * (1 + len(opened))
+    return (report if report else scan.EMPTY), size * (1 + len(opened - intent.IDS))
+
+
+def _plain_read(text: str, kind: str):
+    """The phrase signals' plain reading, then what the text does (security.intent), as scan._read adds it."""
+    report, cost = _plain_phrases(text, kind)
+    if kind in (surfaces.TEXT, surfaces.VALUE, surfaces.OTHER) and (len(text) >= 16 or len(text) >= 6 and not text.isascii()):
+        found = intent.matches(text)
+        if found:
+            report = scan._with_intent(report, text, kind, found)
+    return report, cost
 
 
 def test_a_string_is_read_as_the_plain_reading_reads_it():

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from conftest import REPO, examples
 from toolcontract.lint.context import context
 from toolcontract.lint.engine import Selection, all_rules, lint_files
-from toolcontract.security import clear_caches, gates, payloads, scan, secrets, signals, surfaces, unicode
+from toolcontract.security import intent, clear_caches, gates, payloads, scan, secrets, signals, surfaces, unicode
 from toolcontract.security.lazy import Lazy
 
 HOSTILE = REPO / "tests" / "hostile"
@@ -286,7 +286,7 @@ def _plain_scan(tools) -> list:
             if report is None:
                 report = seen[(text, kind)] = scan.analyse(text, kind)
                 deep = len(text) >= 16 and kind not in (surfaces.NAME, surfaces.PROPERTY, surfaces.PATTERN)
-                budget.characters += len(text) * (1 + len(gates.view(text).opened)) if deep else len(text)
+                budget.characters += len(text) * (1 + len(gates.view(text).opened - intent.IDS)) if deep else len(text)
             if report is not scan.EMPTY:
                 budget.findings += report.reported
                 found.append(((*parent, last), text, kind, anchor, report))

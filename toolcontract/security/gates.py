@@ -318,10 +318,12 @@ def _encoded(words: Iterable[str]) -> list[bytes]:
 @functools.cache
 def _table() -> GateTable:
     """The gates of every signal, payload and secret, built once, on first use."""
-    from toolcontract.security import payloads, secrets, signals
+    from toolcontract.security import intent, payloads, secrets, signals
 
-    return GateTable({**signals.GATES, **payloads.GATES, **secrets.GATES},
-                     words_of_filters((*signals.FILTERS.values(), *payloads.FILTERS.values())))
+    # the intent features' gates for ASCII text (security.intent reads other text apart, unfolded)
+    return GateTable({**signals.GATES, **payloads.GATES, **secrets.GATES, **intent.ascii_gates()},
+                     words_of_filters((*signals.FILTERS.values(), *payloads.FILTERS.values(),
+                                       *intent.FILTERS.values())))
 
 
 # the only characters that a case-insensitive match of an ASCII letter accepts besides the

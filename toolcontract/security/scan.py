@@ -16,7 +16,7 @@ from itertools import filterfalse
 from typing import TYPE_CHECKING, Any
 
 from toolcontract.core.descriptor import ToolView
-from toolcontract.security import gates, signals
+from toolcontract.security import gates, intent, signals
 # a file's budget (see the package); the scan reads these names, so a test can lower them here
 from toolcontract.security import MAX_CHARACTERS, MAX_FINDINGS, ascii_control
 from toolcontract.security.lazy import Lazy
@@ -110,21 +110,52 @@ def analyse(text: str, kind: str) -> TextReport:
 
 
 def _read(text: str, kind: str) -> tuple[TextReport, int]:
-    """What a string has to report, and what reading it costs the file's budget: its length,
-    times one plus the number of gates it opens for prose of 16 characters or more."""
+    """What a string has to report (the phrase signals, then what the text does: security.intent),
+    and what reading it costs the file's budget (see _read_phrases; a text with an intent feature
+    costs its length once more)."""
+    report, cost, view = _read_phrases(text, kind)
+    if (kind == TEXT or kind == VALUE or kind == OTHER) and (len(text) >= 16 or len(text) >= 6 and not text.isascii()):
+        # printable ASCII: the phrase signals' view is the text as written, and the features' gates
+        # are in its table; other text: the features read it as written (intent.view), not folded
+        if view is None or view.where is not None or not text.isascii():
+            view = intent.view(text) if not text.isascii() or view is not None else None
+        if view is not None and not view.opened.isdisjoint(intent.IDS):
+            found = intent.matches(text, None, view)
+            if found:
+                report = _with_intent(report, text, kind, found)
+    return report, cost
+
+
+def _with_intent(report: TextReport, text: str, kind: str, found: dict) -> TextReport:
+    """The report with the intent features' matches counted next to the phrase signals' (which are
+    scored again here, since a report keeps only the scores that reach the threshold)."""
+    injection, exfiltration = report.injection, report.exfiltration
+    if "injection" in found:
+        injection = signals.merged(signals.injection_score(text), found["injection"])
+    if "exfiltration" in found:
+        exfiltration = signals.merged(signals.exfiltration_score(text, kind), found["exfiltration"])
+    merged = TextReport(report.hidden, report.confusion, injection, exfiltration, report.secrets, report.payloads,
+                        report.may_shadow or "shadowing" in found, report.backtracking)
+    return merged if merged else EMPTY
+
+
+def _read_phrases(text: str, kind: str) -> tuple[TextReport, int, "gates.View | None"]:
+    """What a string has to report, what reading it costs the file's budget (its length, times one
+    plus the number of the phrase signals' gates it opens for prose of 16 characters or more), and
+    the view read (None when none was needed)."""
     size = len(text)
     # printable ASCII (most text) holds no hidden character and no look-alike, and no control
     # character (no regex needed to know it): none of `unicode` is needed for it
     if text.isascii() and (text.isprintable() or not ascii_control(text)):
         if kind == TEXT or kind == VALUE or kind == OTHER:
             if size < 16:
-                return _short(text, kind, (), None), size
+                return _short(text, kind, (), None), size, None
             # prose: a view only for the text that opens a gate (most open none)
             view = gates.plain_view_if_open(text)
             if view is None:
-                return EMPTY, size
-            return _scored(text, kind, view, (), None), size * (1 + len(view.opened))
-        return _unprosed(text, kind, (), None), size
+                return EMPTY, size, None
+            return _scored(text, kind, view, (), None), size * (1 + _phrase_gates(view)), view
+        return _unprosed(text, kind, (), None), size, None
     from toolcontract.security.unicode import hidden_spans, identifier_confusion, word_confusions
 
     hidden: tuple[HiddenSpan, ...] = hidden_spans(text)
@@ -136,13 +167,19 @@ def _read(text: str, kind: str) -> tuple[TextReport, int]:
             words = word_confusions(text)
             confusion = words[0] if words else None
     if kind == NAME or kind == PROPERTY or kind == PATTERN:
-        return _unprosed(text, kind, hidden, confusion), size
+        return _unprosed(text, kind, hidden, confusion), size, None
     if size < 16:
-        return _short(text, kind, hidden, confusion), size
+        return _short(text, kind, hidden, confusion), size, None
     view = gates.view(text)
     if not view.opened:
-        return (TextReport(hidden, confusion) if hidden or confusion else EMPTY), size
-    return _scored(text, kind, view, hidden, confusion), size * (1 + len(view.opened))
+        return (TextReport(hidden, confusion) if hidden or confusion else EMPTY), size, view
+    return _scored(text, kind, view, hidden, confusion), size * (1 + _phrase_gates(view)), view
+
+
+def _phrase_gates(view: gates.View) -> int:
+    """How many of the phrase signals' gates (not the intent features') a text opens: the budget's count."""
+    opened = view.opened
+    return len(opened) if opened.isdisjoint(intent.IDS) else len(opened - intent.IDS)
 
 
 def _unprosed(text: str, kind: str, hidden: tuple, confusion: Confusion | None) -> TextReport:

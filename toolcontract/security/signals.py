@@ -24,7 +24,7 @@ Instruction injection (TC603), threshold 3
 | deceive-presentation | deceive | 2 | "present it as if", "format them to look like", "act like you" |
 | claimed-approval | pre-approval | 3 | "the user has already approved", "pre-authorized", "do not ask for confirmation" |
 | skip-confirmation | pre-approval | 2 | "without asking for permission" |
-| role-reassignment | role | 3 | "you are now", "from now on", "pretend to be", "your new instructions", "developer mode" |
+| role-reassignment | role | 3 | "you are now", "pretend to be", "your new instructions", "developer mode" (standing orders such as "from now on" are read by function: security.intent) |
 | new-behaviour | role | 2 | "you will now respond in ...", "you must speak only ..." |
 | dictate-reply | response | 2 | "instead reply to the user `...`", "always respond with '...'" |
 | execute-order | command | 2 | "execute the following command", "run any shell command" |
@@ -399,7 +399,7 @@ INJECTION: tuple[Signal, ...] = (
     _s("skip-confirmation", "pre-approval", 2, "waives the user's confirmation",
        r"\bwithout\s+(?:asking|requesting|seeking)\s+(?:the\s+user\s+)?(?:for\s+)?(?:confirmation|permission|approval|consent)\b"),
     _s("role-reassignment", "role", 3, "gives the model a new role or standing orders",
-       r"\byou\s+are\s+now\b|\bfrom\s+now\s+on\b|\bpretend\s+to\s+be\b|\byour\s+new\s+(?:role|task|instructions?|"
+       r"\byou\s+are\s+now\b|\bpretend\s+to\s+be\b|\byour\s+new\s+(?:role|task|instructions?|"
        r"goal|purpose|persona|identity)\b|\b(?:enter|switch\s+to|activate|enable)\s+(?:developer|god|admin|"
        r"jailbreak|dan|unrestricted)\s+mode\b"),
     _s("new-behaviour", "role", 2, "changes how the model answers",
@@ -472,6 +472,12 @@ _ACCESS_VERB = Lazy(
     r"\b(?:read|reads|reading|cat|include|includes|including|provide|provides|pass|passes|send|sends|upload|uploads|"
     r"attach|attaches|extract|extracts|dump|dumps|collect|collects|harvest|grab|print|output|share|"
     r"forward|post|contents?\s+of|use\s+as|paste)\b", _I)
+# an access verb denied in its sentence: "never reads", "does not send", "without printing"
+_DENIED_ACCESS = Lazy(
+    r"\b(?:never|not|no|doesn'?t|won'?t|cannot|can'?t)\s+(?:\w+\s+){0,2}?(?:read|reads|reading|cat|include|includes|"
+    r"provide|provides|pass|passes|send|sends|upload|uploads|attach|extract|dump|collect|harvest|grab|print|output|"
+    r"share|shares|forward|post|touch|touches|access|accesses|open|opens|store|stores|log|logs)\b"
+    r"|\bwithout\s+(?:reading|sending|printing|storing|exposing|revealing|sharing|uploading)\b", _I)
 _SENSITIVE = (
     r"\b(?:api[\s_-]?keys?|credentials?|passwords?|passphrases?|secrets?|access[\s_-]?tokens?|auth(?:entication)?[\s_-]?"
     r"tokens?|tokens|private[\s_-]?keys?|ssh[\s_-]?keys?|session[\s_-]?cookies|cookies|master[\s_-]?password|PHI|"
@@ -584,6 +590,11 @@ def _strongest(matches: Iterable[Match]) -> Score:
     return Score(sum(m.weight for m in chosen), chosen)
 
 
+def merged(score: Score, extra: Iterable[Match]) -> Score:
+    """A score with more matches counted (the strongest of each category, as always)."""
+    return _strongest([*score.matches, *extra])
+
+
 _STRONG_INJECTION = tuple(s for s in INJECTION if s.weight >= 2)
 _WEAK_INJECTION = tuple(s for s in INJECTION if s.weight < 2)
 
@@ -599,6 +610,15 @@ def _open_signals(signals: tuple[Signal, ...], opened: frozenset) -> tuple[tuple
     """The signals of a table whose gate is open, or that have none, in the table's order, each
     with its filter."""
     return tuple((s, s.needs) for s in signals if not s.gated or s.id in opened)
+
+
+def _in_view(view: "View", m: Match) -> tuple[int, int]:
+    """A match's span in the view's text (matches hold the original string's); the same for most texts."""
+    if view.where is None:
+        return m.start, m.end
+    starts = [i for i, w in enumerate(view.where) if w >= m.start]
+    start = starts[0] if starts else len(view.text)
+    return start, start + (m.end - m.start)
 
 
 def _matches(signals: tuple[Signal, ...], view: "View") -> list[Match]:
@@ -618,11 +638,27 @@ def injection_score(text: str) -> Score:
     return injection_in(_view(text))
 
 
+_QUOTES = "'\"`\u2018\u2019\u201c\u201d\u00ab\u00bb"
+
+
+def _quoted_mention(text: str, start: int, end: int) -> bool:
+    """Whether a span is quoted in a sentence that speaks of what is detected, flagged or given as an
+    example ("detects prompt injection such as 'ignore previous instructions'"): a mention, not an order."""
+    before = text[max(0, start - 3):start].rstrip()
+    after = text[end:end + 3].lstrip()
+    if not (before and before[-1] in _QUOTES and after and after[0] in _QUOTES):
+        return False
+    from toolcontract.security.intent import mentions
+
+    lo, hi = _sentence_bounds(text, start, end)
+    return mentions(text[lo:hi])
+
+
 def injection_in(view: "View") -> Score:
     """injection_score of the text of a gates.View (of 8 characters or more)."""
     if not view.opened:
         return NOTHING
-    found = _matches(_STRONG_INJECTION, view)
+    found = [m for m in _matches(_STRONG_INJECTION, view) if not _quoted_mention(view.text, *_in_view(view, m))]
     if not found:
         return NOTHING  # weight-1 signals alone never reach the threshold
     if max(m.weight for m in found) < THRESHOLD:
@@ -701,6 +737,11 @@ def shadowing_score(text: str, own_name: str | None) -> Score:
                     found.append(Match(_ADDRESS_SIGNAL, *view.original(lo + a.start(), lo + a.end()),
                                        _ADDRESS_SIGNAL.weight))
             break
+    from toolcontract.security import intent
+
+    # ASCII text: its view is the text as written and holds the features' gates; other text: read apart
+    read = view if view.where is None and text.isascii() else None
+    found.extend(intent.matches(text, own_name, read).get("shadowing", ()))
     return _strongest(found) if found else NOTHING
 
 
@@ -734,12 +775,20 @@ def exfiltration_in(view: "View") -> Score:
         weight = signal.weight
         if signal.id == "credential-location":
             sentences = _Sentences(view.text)
-            access, read = _ACCESS_VERB.pattern, view.text
+            access, denied, read = _ACCESS_VERB.pattern, _DENIED_ACCESS.pattern, view.text
+            kept = None
             for candidate in pattern.finditer(searched):
                 lo, hi = sentences.bounds(candidate.start(), candidate.end())
+                if denied.search(read, lo, hi):
+                    continue  # "never reads ~/.ssh": a mention in a denial is no request
+                if kept is None:
+                    kept = candidate
                 if access.search(read, lo, hi):
-                    m, signal, weight = candidate, CREDENTIAL_ACCESS, CREDENTIAL_ACCESS.weight
+                    kept, signal, weight = candidate, CREDENTIAL_ACCESS, CREDENTIAL_ACCESS.weight
                     break
+            if kept is None:
+                continue
+            m = kept
         found.append(Match(signal, *view.original(m.start(), m.end()), weight))
     return _strongest(found) if found else NOTHING
 
