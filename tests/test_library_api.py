@@ -34,7 +34,7 @@ def test_every_exported_name_resolves():
 
 
 def test_assess_is_callable_even_after_the_subpackage_is_imported():
-    import toolcontract.assessment.gates  # binds the subpackage as toolcontract.assessment (not toolcontract.assess)
+    import toolcontract.assessment.gates  # noqa: F401 - binds the subpackage as toolcontract.assessment (not toolcontract.assess)
 
     from toolcontract import Candidate, Case, Registry, assess
 

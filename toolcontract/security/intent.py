@@ -427,9 +427,9 @@ class _Slot:
 
     def search(self, text: str, plain: bool, low: str | None) -> "re.Match | None":
         if self.cased:
-            target, folded = text, False
+            target = text
         elif low is not None:
-            target, folded = low, False
+            target = low
         else:
             return self._folding.pattern.search(text)
         if plain:
