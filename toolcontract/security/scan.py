@@ -26,7 +26,7 @@ from toolcontract.security.records import Record
 from toolcontract.security.secrets import GATES as _SECRET_GATES
 from toolcontract.security.secrets import SecretMatch, secrets_in
 from toolcontract.security.surfaces import (KINDS, NAME, OTHER, PATTERN, PROPERTY, TEXT, VALUE, Surface, collect,
-                                            texts)
+                                            shown, texts)
 
 if TYPE_CHECKING:
     from toolcontract.security.unicode import Confusion, HiddenSpan
@@ -251,10 +251,27 @@ class _Paths:
 class ToolScan:
     """What the scan found in one tool (the strings with something to report) and its file's budget."""
 
-    __slots__ = ("found", "budget")
+    __slots__ = ("found", "budget", "strings", "data", "_collected")
 
-    def __init__(self, found: tuple[Found, ...], budget: _Budget):
+    def __init__(self, found: tuple[Found, ...], budget: _Budget, strings: list = (), data: dict | None = None):
         self.found, self.budget = found, budget
+        self.strings, self.data = strings, data  # every (text, kind) read (surfaces.texts), of this data
+        self._collected: list | None = None
+
+    def strings_matching(self, gate: re.Pattern, kinds: frozenset) -> list[tuple[int, str, str]]:
+        """(index, text, kind) of the strings of these kinds that `gate` finds something in: one
+        search over them all first (most tools: none)."""
+        chosen = [(i, text, kind) for i, (text, kind) in enumerate(self.strings) if kind in kinds]
+        if not chosen or gate.search("\x00".join([text for _, text, _ in chosen])) is None:
+            return []
+        return [item for item in chosen if gate.search(item[1]) is not None]
+
+    def surface(self, index: int) -> Surface:
+        """The Surface (with its path) of the string at `index` of `strings`."""
+        if self._collected is None:
+            self._collected = collect(self.data)
+        parent, last, text, kind, anchor = self._collected[index]
+        return Surface((*parent, last), text, kind, anchor)
 
     def stopped_here(self, tool: ToolView) -> _Budget | None:
         """The file's budget, when this is the tool where the security rules stopped reading."""
@@ -267,7 +284,8 @@ def scan_tool(tool: ToolView, run: ScanRun) -> ToolScan:
     found: list[Found] = []
     budget = run.budget(tool.document)
     findings, characters = budget.findings, budget.characters
-    strings = texts(tool.data)  # runs for every string of every tool
+    data = shown(tool)
+    strings = texts(data)  # runs for every string of every tool
     # Most strings were read before and have nothing to report: find the others in C (a string
     # whose report is EMPTY changes nothing below, budget included) and read only those. Each
     # is found again in `strings` from just after the last one: the first match there is it,
@@ -295,7 +313,7 @@ def scan_tool(tool: ToolView, run: ScanRun) -> ToolScan:
             if report is not EMPTY:
                 findings += report.reported
                 if paths is None:
-                    paths = _Paths(tool.data)
+                    paths = _Paths(data)
                 found.append(Found(text, kind, report, index, paths))
             last = index
     if not stopped and last + 1 < len(strings) and (findings >= MAX_FINDINGS or characters >= MAX_CHARACTERS):
@@ -303,4 +321,4 @@ def scan_tool(tool: ToolView, run: ScanRun) -> ToolScan:
     if stopped and budget.stopped_at is None:
         budget.stopped_at = tool
     budget.findings, budget.characters = findings, characters
-    return ToolScan(tuple(found) if found else (), budget)
+    return ToolScan(tuple(found) if found else (), budget, strings, data)
