@@ -41,13 +41,14 @@ _DATA_PATTERN = re.compile(r"(?<![\w-])(?:" + "|".join(f"(?P<d{i}>{p})" for i, (
                            + r")(?![\w-])", re.I)
 _DATA_KINDS = tuple(kind for kind, _ in _DATA)
 
-# descriptive forms: third person, gerund, `will`/`we`/`it` + base
+# descriptive forms: third person, gerund, `will`/`we`/`may`/`can`/`would` + base (`read the
+# credentials and send them` is an order: TC605's)
 _ACTIVE = re.compile(
     r"\b(?:collects|collecting|logs|logging|stores|storing|records|recording|saves|saving|retains|retaining|"
     r"keeps|keeping|persists|persisting|forwards|forwarding|sends|sending|transmits|transmitting|uploads|"
     r"uploading|shares|sharing|captures|capturing|harvests|harvesting|archives|archiving|caches|caching|"
     r"exports|exporting|gathers|gathering|copies|copying|exfiltrates|exfiltrating|relays|relaying|"
-    r"(?:will|we|it|and|also) (?:collect|log|store|record|save|retain|keep|persist|forward|send|transmit|upload|"
+    r"(?:will|we|may|can|would) (?:collect|log|store|record|save|retain|keep|persist|forward|send|transmit|upload|"
     r"share|capture|harvest|archive|cache|export|gather|copy|relay)|"
     r"recopila|registra|almacena|guarda|reenvía|envía|collecte|enregistre|stocke|conserve|transmet|"
     r"sammelt|speichert|protokolliert|übermittelt|leitet \w+ weiter|armazena|coleta|registra|raccoglie|memorizza)\b",
@@ -119,16 +120,16 @@ def _sentence(sentence: str, offset: int) -> Collection | None:
     if data is None or _NEGATION.search(sentence) or _PROTECTS.search(sentence):
         return None
     what = _DATA_KINDS[int(data.lastgroup[1:])]
+    for match in _PASSIVE.finditer(sentence):
+        # after the data and a form of `be`: `passwords are stored`, not `stored passwords`
+        if match.start() > data.end() and _BE_BEFORE.search(sentence, 0, match.start()):
+            return _span(data, match, offset, what, True)
     for match in _ACTIVE.finditer(sentence):
         if match.group().lower().startswith("log") and _NOT_KEEPING.match(sentence, match.end()):
             continue
         if _NOUN_BEFORE.search(sentence, 0, match.start()):
             continue
         return _span(data, match, offset, what)
-    for match in _PASSIVE.finditer(sentence):
-        # after the data and a form of `be`: `passwords are stored`, not `stored passwords`
-        if match.start() > data.end() and _BE_BEFORE.search(sentence, 0, match.start()):
-            return _span(data, match, offset, what, True)
     return None
 
 
