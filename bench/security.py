@@ -160,7 +160,7 @@ def false_positives(sources: dict[str, list[dict]]) -> dict:
 def _mcp_files(corpus: Path) -> list[tuple[str, bytes]]:
     sources = benign_sources(corpus)
     return [(f"{name}.json", _document([native(t) for t in tools]))
-            for name, tools in sources.items() if not name.startswith("bfcl")]
+            for name, tools in sources.items() if not name.startswith(("bfcl", "tau-bench"))]
 
 
 def cost(corpus: Path, runs: int) -> dict:
