@@ -309,3 +309,33 @@ def test_a_property_description_is_read(tmp_path):
 ])
 def test_mentions_checks_and_negations_pass(tmp_path, description):
     assert findings(tmp_path, {"d.yaml": DESCRIBED.replace("DESCRIPTION", description)}, select="TC611") == []
+
+
+DATA_WORDS = [
+    "password", "Passphrases", "passcode", "login credentials", "API key", "api_keys", "apikey", "secret key",
+    "access tokens", "authentication token", "private key", "one-time code", "OTP code", "2FA codes", "PIN code",
+    "contraseñas", "mots de passe", "Passwörter", "Kennwort", "senha", "credenciales", "identifiants",
+    "credit card", "debit card details", "card numbers", "CVV", "CVC", "card verification code",
+    "card security code", "tarjeta de crédito", "números de tarjeta", "cartes bancaires", "numéro de carte",
+    "Kreditkartennummern", "cartão de crédito", "cartões de crédito", "carte di credito",
+    "social security number", "SSNs", "passport numbers", "national ID", "national insurance number",
+    "driver's license", "tax identification number", "Aadhaar number", "número de pasaporte", "DNI",
+    "numéro de passeport", "numéro de sécurité sociale", "Reisepassnummer", "Personalausweis", "CPF",
+]
+
+
+@pytest.mark.parametrize("word", DATA_WORDS)
+def test_the_cheap_gates_let_every_data_word_and_address_through(word):
+    from toolcontract.security import collection
+
+    assert collection._DATA_PATTERN.search(word), word
+    assert collection._gate(word)
+    assert collection.sensitive_collection(f"Stores the {word} of each user.")
+
+
+@pytest.mark.parametrize("text", ["http://2852039166/", "see 169.254.169.254 now", "[::ffff:a9fe:a9fe]",
+                                  "file:/etc/passwd", "metadata.google.internal", "INSTANCE-DATA"])
+def test_the_address_gate_opens_for_every_notation(text):
+    from toolcontract.security import addresses
+
+    assert addresses._gate(text) and addresses.internal_addresses(text), text

@@ -62,7 +62,16 @@ _LINK_LOCAL_6 = ipaddress.ip_network("fe80::/10")
 _UNSPECIFIED_4 = ipaddress.ip_address("0.0.0.0")
 
 # a cheap test first: text without one of these holds no address this module reports
-GATE = re.compile(r"://|file:|\d\.\d|\[[0-9a-f:]*:|metadata|instance-data|\.sock", re.I)
+GATE_WORDS = ("://", "file:", "metadata", "instance-data", ".sock", "[")
+_DIGIT_DOT = re.compile(r"\d\.\d")
+
+
+def _gate(text: str) -> bool:
+    low = text.lower()
+    for word in GATE_WORDS:
+        if word in low:
+            return True
+    return "." in text and _DIGIT_DOT.search(text) is not None
 _URL = re.compile(r"\b(?:[a-z][a-z0-9+.-]{0,15}://|file:/?)[^\s\"'<>`|]+", re.I)
 _DOTTED = re.compile(r"(?<![\w.])(?:(?:0x[0-9a-f]+|\d+)\.){3}(?:0x[0-9a-f]+|\d+)(?::\d{1,5})?(?![\w.])", re.I)
 _BRACKETED = re.compile(r"\[[0-9a-f:.]*:[0-9a-f:.]*\](?::\d{1,5})?", re.I)
@@ -81,7 +90,7 @@ class Address(Record):
 
 def internal_addresses(text: str) -> list[Address]:
     """The spans of `text` that point a fetch into the host or its network, in order."""
-    if GATE.search(text) is None:
+    if not _gate(text):
         return []
     found: list[Address] = []
     taken: list[tuple[int, int]] = []

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import re
 from itertools import filterfalse
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from toolcontract.core.descriptor import ToolView
 from toolcontract.security import gates, signals
@@ -79,13 +79,15 @@ class ScanRun:
     that a tool's strings are sifted in one C-level pass; emptied whenever a memo of `reports`
     is), and each file's budget by document."""
 
-    __slots__ = ("reports", "nothing", "budgets")
+    __slots__ = ("reports", "nothing", "budgets", "readings")
 
     def __init__(self) -> None:
         self.reports: dict[str, dict[str, TextReport]] = {kind: {} for kind in KINDS}
         self.nothing: set[tuple[str, str]] = set()
         # id(document) -> (document, its budget): the entry holds the document, so its id is not reused
         self.budgets: dict[int, tuple[Any, _Budget]] = {}
+        # a rule's own reading of each distinct string (TC610, TC611: ToolScan.read), by the rule's key
+        self.readings: dict[str, dict[str, Any]] = {}
 
     def remember(self, text: str, kind: str, report: TextReport) -> TextReport:
         memo = self.reports[kind]
@@ -251,20 +253,33 @@ class _Paths:
 class ToolScan:
     """What the scan found in one tool (the strings with something to report) and its file's budget."""
 
-    __slots__ = ("found", "budget", "strings", "data", "_collected")
+    __slots__ = ("found", "budget", "strings", "data", "run", "_collected")
 
-    def __init__(self, found: tuple[Found, ...], budget: _Budget, strings: list = (), data: dict | None = None):
+    def __init__(self, found: tuple[Found, ...], budget: _Budget, strings: list = (), data: dict | None = None,
+                 run: ScanRun | None = None):
         self.found, self.budget = found, budget
         self.strings, self.data = strings, data  # every (text, kind) read (surfaces.texts), of this data
+        self.run = run
         self._collected: list | None = None
 
-    def strings_matching(self, gate: re.Pattern, kinds: frozenset) -> list[tuple[int, str, str]]:
-        """(index, text, kind) of the strings of these kinds that `gate` finds something in: one
-        search over them all first (most tools: none)."""
-        chosen = [(i, text, kind) for i, (text, kind) in enumerate(self.strings) if kind in kinds]
-        if not chosen or gate.search("\x00".join([text for _, text, _ in chosen])) is None:
-            return []
-        return [item for item in chosen if gate.search(item[1]) is not None]
+    def read(self, key: str, reader: Callable[[str], list], kinds: frozenset) -> list[tuple[int, str, list]]:
+        """(index, text, what `reader` found) for each string of these kinds in which it finds
+        something; each distinct text is read once per run (kept in the run under `key`; most
+        strings recur across the tools of a list and the versions of a tool)."""
+        run = self.run
+        memo = run.readings.setdefault(key, {}) if run is not None else {}
+        if len(memo) > _MAX_MEMO:
+            memo.clear()
+        out = []
+        get = memo.get
+        for index, (text, kind) in enumerate(self.strings):
+            if kind in kinds:
+                found = get(text)
+                if found is None:
+                    found = memo[text] = reader(text)
+                if found:
+                    out.append((index, text, found))
+        return out
 
     def surface(self, index: int) -> Surface:
         """The Surface (with its path) of the string at `index` of `strings`."""
@@ -321,4 +336,4 @@ def scan_tool(tool: ToolView, run: ScanRun) -> ToolScan:
     if stopped and budget.stopped_at is None:
         budget.stopped_at = tool
     budget.findings, budget.characters = findings, characters
-    return ToolScan(tuple(found) if found else (), budget, strings, data)
+    return ToolScan(tuple(found) if found else (), budget, strings, data, run)

@@ -59,15 +59,11 @@ _KINDS = frozenset(("text", "value", "other"))
 
 
 def check(ctx: ToolContext) -> Iterable[Hit]:
-    from toolcontract.security.addresses import ERROR, GATE, internal_addresses
+    from toolcontract.security.addresses import ERROR, internal_addresses
 
     scan = context(ctx.tool).scan
-    found = scan.strings_matching(GATE, _KINDS)
     hits = []
-    for index, text, _ in found:
-        addresses = internal_addresses(text)
-        if not addresses:
-            continue
+    for index, text, addresses in scan.read("TC610", internal_addresses, _KINDS):
         surface = scan.surface(index)
         for address in addresses:
             span = text[address.start:address.end]

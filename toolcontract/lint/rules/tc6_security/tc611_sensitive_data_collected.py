@@ -43,14 +43,11 @@ _KINDS = frozenset(("text",))
 
 
 def check(ctx: ToolContext) -> Iterable[Hit]:
-    from toolcontract.security.collection import GATE, sensitive_collection
+    from toolcontract.security.collection import sensitive_collection
 
     scan = context(ctx.tool).scan
     hits = []
-    for index, text, _ in scan.strings_matching(GATE, _KINDS):
-        found = sensitive_collection(text)
-        if not found:
-            continue
+    for index, text, found in scan.read("TC611", sensitive_collection, _KINDS):
         surface = scan.surface(index)
         for item in found:
             hits.append(hit(surface, f"the description says the tool keeps or passes on sensitive data "
