@@ -333,7 +333,7 @@ def test_the_cheap_gates_let_every_data_word_and_address_through(word):
     assert collection.sensitive_collection(f"Stores the {word} of each user.")
 
 
-@pytest.mark.parametrize("text", ["http://2852039166/", "see 169.254.169.254 now", "[::ffff:a9fe:a9fe]",
+@pytest.mark.parametrize("text", ["http://2852039166/", "see 169.254.169.254 now", "0xa9.0xfe.0xa9.0xfe", "[::ffff:a9fe:a9fe]",
                                   "file:/etc/passwd", "metadata.google.internal", "INSTANCE-DATA"])
 def test_the_address_gate_opens_for_every_notation(text):
     from toolcontract.security import addresses

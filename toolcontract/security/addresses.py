@@ -62,16 +62,30 @@ _LINK_LOCAL_6 = ipaddress.ip_network("fe80::/10")
 _UNSPECIFIED_4 = ipaddress.ip_address("0.0.0.0")
 
 # a cheap test first: text without one of these holds no address this module reports
-GATE_WORDS = ("://", "file:", "metadata", "instance-data", ".sock", "[")
-_DIGIT_DOT = re.compile(r"\d\.\d")
+_DIGIT_DOT = re.compile(r"[0-9a-fA-F]\.[0-9]")  # a dotted part ends in a digit or a hex letter
+_BRACKET_COLON = re.compile(r"\[[0-9a-fA-F]*:")
 
 
 def _gate(text: str) -> bool:
+    """Whether one of the patterns below may match (each needs one of these)."""
+    return bool(_patterns(text))
+
+
+def _patterns(text: str) -> tuple:
+    """The patterns worth running on `text` (most texts: none)."""
     low = text.lower()
-    for word in GATE_WORDS:
-        if word in low:
-            return True
-    return "." in text and _DIGIT_DOT.search(text) is not None
+    out = []
+    if "://" in low or "file:" in low:
+        out.append(_URL)
+    if "." in text and _DIGIT_DOT.search(text) is not None:
+        out.append(_DOTTED)
+    if "[" in text and _BRACKET_COLON.search(text) is not None:
+        out.append(_BRACKETED)
+    if "metadata" in low or "instance-data" in low:
+        out.append(_HOST_WORD)
+    return tuple(out)
+
+
 _URL = re.compile(r"\b(?:[a-z][a-z0-9+.-]{0,15}://|file:/?)[^\s\"'<>`|]+", re.I)
 _DOTTED = re.compile(r"(?<![\w.])(?:(?:0x[0-9a-f]+|\d+)\.){3}(?:0x[0-9a-f]+|\d+)(?::\d{1,5})?(?![\w.])", re.I)
 _BRACKETED = re.compile(r"\[[0-9a-f:.]*:[0-9a-f:.]*\](?::\d{1,5})?", re.I)
@@ -90,11 +104,12 @@ class Address(Record):
 
 def internal_addresses(text: str) -> list[Address]:
     """The spans of `text` that point a fetch into the host or its network, in order."""
-    if not _gate(text):
+    patterns = _patterns(text)
+    if not patterns:
         return []
     found: list[Address] = []
     taken: list[tuple[int, int]] = []
-    for count, match in enumerate(_URL.finditer(text)):
+    for count, match in enumerate(_URL.finditer(text) if _URL in patterns else ()):
         if count >= _MAX_URLS:
             break
         url = match.group()
@@ -105,7 +120,9 @@ def internal_addresses(text: str) -> list[Address]:
         verdict = _url(url)
         if verdict is not None:
             found.append(Address(start, start + len(url), *verdict))
-    for pattern in (_DOTTED, _BRACKETED, _HOST_WORD):
+    for pattern in patterns:
+        if pattern is _URL:
+            continue
         for match in pattern.finditer(text):
             start, end = match.span()
             if any(a <= start < b for a, b in taken):
