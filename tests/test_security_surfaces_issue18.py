@@ -313,7 +313,7 @@ def test_mentions_checks_and_negations_pass(tmp_path, description):
 
 DATA_WORDS = [
     "password", "Passphrases", "passcode", "login credentials", "API key", "api_keys", "apikey", "secret key",
-    "access tokens", "authentication token", "private key", "one-time code", "OTP code", "2FA codes", "PIN code",
+    "access tokens", "authentication token", "private key", "one-time password", "OTP code", "2FA codes",
     "contraseñas", "mots de passe", "Passwörter", "Kennwort", "senha", "credenciales", "identifiants",
     "credit card", "debit card details", "card numbers", "CVV", "CVC", "card verification code",
     "card security code", "tarjeta de crédito", "números de tarjeta", "cartes bancaires", "numéro de carte",

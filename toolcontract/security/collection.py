@@ -23,7 +23,7 @@ from toolcontract.security.records import Record
 _DATA = (
     ("credentials", r"passwords?|passphrases?|passcodes?|(?:login |user |account )?credentials?|"
                     r"api[ _-]?keys?|secret keys?|access tokens?|auth(?:entication)? tokens?|private keys?|"
-                    r"one[- ]time (?:codes?|passwords?)|otp codes?|2fa codes?|pins?\b(?= (?:codes?|numbers?))|"
+                    r"one[- ]time passwords?|otp codes?|2fa codes?|"
                     r"contraseñas?|mots? de passe|passw[oö]rt(?:er)?|kennw[oö]rt(?:er)?|senhas?|"
                     r"credenciales|identifiants"),
     ("payment card data", r"(?:credit|debit|payment|bank) card(?: numbers?| details| data)?|card numbers?|"
@@ -97,8 +97,24 @@ GATE_WORDS = (
 )
 
 
+# for ASCII text, a word test instead (one set operation): each data phrase has one of these words
+# (letters only: `api_key` is `api key`, `cvv2` is `cvv`, `2fa` is `fa`)
+GATE_ASCII = frozenset(w.encode("ascii") for w in (
+    "password", "passwords", "passphrase", "passphrases", "passcode", "passcodes", "passport", "passports",
+    "passe", "credential", "credentials", "credenciales", "identifiants", "key", "keys", "apikey", "apikeys", "token",
+    "tokens", "otp", "fa", "card", "cards", "cvv", "cvvs", "cvc", "cvcs", "social", "ssn", "ssns", "national",
+    "driver", "drivers", "tax", "aadhaar", "senha", "senhas", "tarjeta", "tarjetas", "carte", "cartes",
+    "kreditkarten", "kreditkartennummer", "kreditkartennummern", "pasaporte", "passeport", "dni", "reisepassnummer",
+    "reisepassnummern", "personalausweis", "personalausweisnummer", "cpf", "passwort", "passworter", "kennwort",
+    "kennworter",
+))
+_LETTERS_ONLY = bytes(c if 0x61 <= c <= 0x7A else 0x20 for c in range(256))
+
+
 def _gate(text: str) -> bool:
     low = text.lower()
+    if low.isascii():
+        return not GATE_ASCII.isdisjoint(low.encode("ascii").translate(_LETTERS_ONLY).split())
     for word in GATE_WORDS:
         if word in low:
             return True

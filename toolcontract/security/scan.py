@@ -86,8 +86,9 @@ class ScanRun:
         self.nothing: set[tuple[str, str]] = set()
         # id(document) -> (document, its budget): the entry holds the document, so its id is not reused
         self.budgets: dict[int, tuple[Any, _Budget]] = {}
-        # a rule's own reading of each distinct string (TC610, TC611: ToolScan.read), by the rule's key
-        self.readings: dict[str, dict[str, Any]] = {}
+        # a rule's own reading of each distinct string (TC610, TC611: ToolScan.read), by the rule's key:
+        # (what each text gave, the (text, kind) pairs that give nothing)
+        self.readings: dict[str, tuple[dict[str, Any], set]] = {}
 
     def remember(self, text: str, kind: str, report: TextReport) -> TextReport:
         memo = self.reports[kind]
@@ -264,21 +265,33 @@ class ToolScan:
 
     def read(self, key: str, reader: Callable[[str], list], kinds: frozenset) -> list[tuple[int, str, list]]:
         """(index, text, what `reader` found) for each string of these kinds in which it finds
-        something; each distinct text is read once per run (kept in the run under `key`; most
-        strings recur across the tools of a list and the versions of a tool)."""
+        something. Each distinct text is read once per run, and the (text, kind) pairs with
+        nothing to read are kept too (in the run, under `key`), so that a tool's strings are
+        sifted in one C-level pass, as scan_tool sifts them: most strings recur across the
+        tools of a list and the versions of a tool."""
         run = self.run
-        memo = run.readings.setdefault(key, {}) if run is not None else {}
-        if len(memo) > _MAX_MEMO:
+        memo, empty = run.readings.get(key) or run.readings.setdefault(key, ({}, set())) if run is not None \
+            else ({}, set())
+        if len(empty) > _MAX_MEMO or len(memo) > _MAX_MEMO:
             memo.clear()
-        out = []
-        get = memo.get
-        for index, (text, kind) in enumerate(self.strings):
-            if kind in kinds:
-                found = get(text)
-                if found is None:
-                    found = memo[text] = reader(text)
-                if found:
-                    out.append((index, text, found))
+            empty.clear()
+        strings = self.strings
+        out: list[tuple[int, str, list]] = []
+        last = -1
+        for pair in filterfalse(empty.__contains__, strings):
+            index = strings.index(pair, last + 1)  # the first match after the last one is this one
+            last = index
+            text, kind = pair
+            if kind not in kinds:
+                empty.add(pair)
+                continue
+            found = memo.get(text)
+            if found is None:
+                found = memo[text] = reader(text)
+            if found:
+                out.append((index, text, found))
+            else:
+                empty.add(pair)
         return out
 
     def surface(self, index: int) -> Surface:
