@@ -102,11 +102,13 @@ class Address(Record):
         self.start, self.end, self.level, self.what = start, end, level, what
 
 
-def internal_addresses(text: str) -> list[Address]:
-    """The spans of `text` that point a fetch into the host or its network, in order."""
+def internal_addresses(text: str) -> list[Address] | tuple:
+    """The spans of `text` that point a fetch into the host or its network, in order (an empty
+    tuple, shared, for most texts: a run reads tens of thousands, and new empty lists would
+    make the garbage collector walk the whole parsed corpus more often)."""
     patterns = _patterns(text)
     if not patterns:
-        return []
+        return ()
     found: list[Address] = []
     taken: list[tuple[int, int]] = []
     for count, match in enumerate(_URL.finditer(text) if _URL in patterns else ()):
@@ -131,6 +133,8 @@ def internal_addresses(text: str) -> list[Address]:
             verdict = _bare(match.group())
             if verdict is not None:
                 found.append(Address(start, end, *verdict))
+    if not found:
+        return ()
     found.sort(key=lambda a: a.start)
     return found
 

@@ -121,11 +121,11 @@ def _gate(text: str) -> bool:
     return False
 
 
-def sensitive_collection(text: str) -> list[Collection]:
+def sensitive_collection(text: str) -> list[Collection] | tuple:
     """Each sentence of `text` that says the tool keeps or passes on sensitive data: its span
     from the data word to the verb, whichever comes first."""
     if not _gate(text) or _DATA_PATTERN.search(text) is None:
-        return []
+        return ()  # shared: see addresses.internal_addresses
     found: list[Collection] = []
     start = 0
     for count, end_match in enumerate(_sentences(text)):
@@ -137,7 +137,7 @@ def sensitive_collection(text: str) -> list[Collection]:
         if item is not None:
             found.append(item)
         start = end
-    return found
+    return found or ()
 
 
 def _sentences(text: str):

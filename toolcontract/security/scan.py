@@ -263,7 +263,7 @@ class ToolScan:
         self.run = run
         self._collected: list | None = None
 
-    def read(self, key: str, reader: Callable[[str], list], kinds: frozenset) -> list[tuple[int, str, list]]:
+    def read(self, key: str, reader: Callable[[str], Any], kinds: frozenset) -> list[tuple[int, str, Any]] | tuple:
         """(index, text, what `reader` found) for each string of these kinds in which it finds
         something. Each distinct text is read once per run, and the (text, kind) pairs with
         nothing to read are kept too (in the run, under `key`), so that a tool's strings are
@@ -276,7 +276,7 @@ class ToolScan:
             memo.clear()
             empty.clear()
         strings = self.strings
-        out: list[tuple[int, str, list]] = []
+        out: list[tuple[int, str, list]] | None = None
         last = -1
         for pair in filterfalse(empty.__contains__, strings):
             index = strings.index(pair, last + 1)  # the first match after the last one is this one
@@ -289,10 +289,12 @@ class ToolScan:
             if found is None:
                 found = memo[text] = reader(text)
             if found:
+                if out is None:
+                    out = []
                 out.append((index, text, found))
             else:
                 empty.add(pair)
-        return out
+        return out or ()
 
     def surface(self, index: int) -> Surface:
         """The Surface (with its path) of the string at `index` of `strings`."""

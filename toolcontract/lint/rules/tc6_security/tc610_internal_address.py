@@ -62,8 +62,11 @@ def check(ctx: ToolContext) -> Iterable[Hit]:
     from toolcontract.security.addresses import ERROR, internal_addresses
 
     scan = context(ctx.tool).scan
+    found_strings = scan.read("TC610", internal_addresses, _KINDS)
+    if not found_strings:
+        return ()  # most tools
     hits = []
-    for index, text, addresses in scan.read("TC610", internal_addresses, _KINDS):
+    for index, text, addresses in found_strings:
         surface = scan.surface(index)
         for address in addresses:
             span = text[address.start:address.end]
