@@ -12,7 +12,7 @@ It prints:
    negatives; `invalid` ones (structurally broken tool definitions, benign text) are left out
    of both figures and reported apart;
 2. the false-positive rate on real benign tool lists: the share of tools with any TC6 finding
-   (github-mcp-server HEAD and history, LiveMCPBench, BFCL functions_unique.json);
+   (github-mcp-server HEAD and history, LiveMCPBench, BFCL functions_unique.json, tau-bench's tools);
 3. the cost of the security rules: a normal lint of corpus/mcp (every rule) against the same
    lint with TC6 ignored, as medians of the CPU time of runs each in a new process, as a
    `toolcontract lint` is (target: at most 20% extra); and, for comparison, the same in one
@@ -23,7 +23,8 @@ It prints:
    file just over the limit, an alias bomb, deep nesting; target: under 2 s each).
 
 Each tool is converted to a native descriptor in memory (name, description, input_schema
-from inputSchema/parameters, title, annotations, `x-` extensions); nothing is copied into
+from inputSchema/parameters, output_schema from outputSchema, title, annotations, `x-`
+extensions, MCP `_meta`); nothing is copied into
 the repository. Not a test: tests/test_security_rules.py asserts floors on the same figures.
 """
 
@@ -64,10 +65,12 @@ def native(tool: dict) -> dict:
     schema = tool.get("inputSchema", tool.get("input_schema", tool.get("parameters")))
     if schema is not None:
         out["input_schema"] = schema
+    if isinstance(tool.get("outputSchema"), dict):
+        out["output_schema"] = tool["outputSchema"]
     if isinstance(tool.get("annotations"), dict):
         out["annotations"] = tool["annotations"]
     for key, value in tool.items():
-        if isinstance(key, str) and key.startswith("x-"):
+        if isinstance(key, str) and (key.startswith("x-") or key == "_meta"):
             out[key] = value
     return out
 
@@ -101,6 +104,8 @@ def benign_sources(corpus: Path) -> dict[str, list[dict]]:
             live.extend(t for t in entry.get("tools") or () if isinstance(t, dict))
     sources["livemcpbench"] = live
     sources["bfcl functions_unique"] = [e["function"] for e in read("bfcl/functions_unique.json")]
+    tau = read("transcripts/tau-bench.tools.json")["tools"]
+    sources["tau-bench"] = [e["tool"]["function"] for domain in tau.values() for e in domain]
     return sources
 
 
@@ -155,7 +160,7 @@ def false_positives(sources: dict[str, list[dict]]) -> dict:
 def _mcp_files(corpus: Path) -> list[tuple[str, bytes]]:
     sources = benign_sources(corpus)
     return [(f"{name}.json", _document([native(t) for t in tools]))
-            for name, tools in sources.items() if not name.startswith("bfcl")]
+            for name, tools in sources.items() if not name.startswith(("bfcl", "tau-bench"))]
 
 
 def cost(corpus: Path, runs: int) -> dict:

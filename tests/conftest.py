@@ -46,7 +46,7 @@ EXPECTED_RULES: dict[str, Severity] = {
     # issue 7: security rules (tool poisoning, hostile values, backtracking patterns)
     "TC601": Severity.ERROR, "TC602": Severity.ERROR, "TC603": Severity.ERROR, "TC604": Severity.ERROR,
     "TC605": Severity.ERROR, "TC606": Severity.ERROR, "TC607": Severity.WARNING, "TC608": Severity.ERROR,
-    "TC609": Severity.WARNING,
+    "TC609": Severity.WARNING, "TC610": Severity.ERROR, "TC611": Severity.WARNING,
     # issue 5: change rules, run by `toolcontract diff` (TC70x) and `lint --locked` (TC71x), not by plain lint
     "TC701": Severity.ERROR, "TC702": Severity.WARNING, "TC703": Severity.INFO, "TC704": Severity.ERROR,
     "TC711": Severity.ERROR, "TC712": Severity.WARNING, "TC713": Severity.WARNING, "TC714": Severity.INFO,

@@ -93,6 +93,12 @@ class ToolView:
         value = self.data.get(key)
         return value if isinstance(value, str) and value.strip() else None
 
+    def _left_as_written(self, head: str) -> bool:
+        """A member a provider reader leaves in the tool object as written (MCP `_meta`, `x-`
+        members): no native field, but a client shows it, so a finding may point into it."""
+        return self.format != "native" and isinstance(self.raw, dict) and head in self.raw and \
+            (head == "_meta" or head.startswith("x-"))
+
     def locate(self, path: tuple[str | int, ...]) -> tuple[Document, str]:
         """Document and JSON pointer for a path of native field names."""
         if not path:
@@ -101,8 +107,8 @@ class ToolView:
         if head in self.sources:
             document, base = self.sources[head]
         else:
-            if head not in self.data:  # a missing member: at the object that lacks it
-                return self.document, self.pointer
+            if head not in self.data and not self._left_as_written(head):
+                return self.document, self.pointer  # a missing member: at the object that lacks it
             document, base = self.document, join_pointer(self.pointer, head)
         return document, join_pointer(base, *rest)
 

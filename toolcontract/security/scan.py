@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import re
 from itertools import filterfalse
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from toolcontract.core.descriptor import ToolView
 from toolcontract.security import gates, intent, signals
@@ -26,7 +26,7 @@ from toolcontract.security.records import Record
 from toolcontract.security.secrets import GATES as _SECRET_GATES
 from toolcontract.security.secrets import SecretMatch, secrets_in
 from toolcontract.security.surfaces import (KINDS, NAME, OTHER, PATTERN, PROPERTY, TEXT, VALUE, Surface, collect,
-                                            texts)
+                                            shown, texts)
 
 if TYPE_CHECKING:
     from toolcontract.security.unicode import Confusion, HiddenSpan
@@ -79,13 +79,16 @@ class ScanRun:
     that a tool's strings are sifted in one C-level pass; emptied whenever a memo of `reports`
     is), and each file's budget by document."""
 
-    __slots__ = ("reports", "nothing", "budgets")
+    __slots__ = ("reports", "nothing", "budgets", "readings")
 
     def __init__(self) -> None:
         self.reports: dict[str, dict[str, TextReport]] = {kind: {} for kind in KINDS}
         self.nothing: set[tuple[str, str]] = set()
         # id(document) -> (document, its budget): the entry holds the document, so its id is not reused
         self.budgets: dict[int, tuple[Any, _Budget]] = {}
+        # a rule's own reading of each distinct string (TC610, TC611: ToolScan.read), by the rule's key:
+        # (what each text gave, the (text, kind) pairs that give nothing)
+        self.readings: dict[str, tuple[dict[str, Any], set]] = {}
 
     def remember(self, text: str, kind: str, report: TextReport) -> TextReport:
         memo = self.reports[kind]
@@ -288,10 +291,54 @@ class _Paths:
 class ToolScan:
     """What the scan found in one tool (the strings with something to report) and its file's budget."""
 
-    __slots__ = ("found", "budget")
+    __slots__ = ("found", "budget", "strings", "data", "run", "_collected")
 
-    def __init__(self, found: tuple[Found, ...], budget: _Budget):
+    def __init__(self, found: tuple[Found, ...], budget: _Budget, strings: list = (), data: dict | None = None,
+                 run: ScanRun | None = None):
         self.found, self.budget = found, budget
+        self.strings, self.data = strings, data  # every (text, kind) read (surfaces.texts), of this data
+        self.run = run
+        self._collected: list | None = None
+
+    def read(self, key: str, reader: Callable[[str], Any], kinds: frozenset) -> list[tuple[int, str, Any]] | tuple:
+        """(index, text, what `reader` found) for each string of these kinds in which it finds
+        something. Each distinct text is read once per run, and the (text, kind) pairs with
+        nothing to read are kept too (in the run, under `key`), so that a tool's strings are
+        sifted in one C-level pass, as scan_tool sifts them: most strings recur across the
+        tools of a list and the versions of a tool."""
+        run = self.run
+        memo, empty = run.readings.get(key) or run.readings.setdefault(key, ({}, set())) if run is not None \
+            else ({}, set())
+        if len(empty) > _MAX_MEMO or len(memo) > _MAX_MEMO:
+            memo.clear()
+            empty.clear()
+        strings = self.strings
+        out: list[tuple[int, str, list]] | None = None
+        last = -1
+        for pair in filterfalse(empty.__contains__, strings):
+            index = strings.index(pair, last + 1)  # the first match after the last one is this one
+            last = index
+            text, kind = pair
+            if kind not in kinds:
+                empty.add(pair)
+                continue
+            found = memo.get(text)
+            if found is None:
+                found = memo[text] = reader(text)
+            if found:
+                if out is None:
+                    out = []
+                out.append((index, text, found))
+            else:
+                empty.add(pair)
+        return out or ()
+
+    def surface(self, index: int) -> Surface:
+        """The Surface (with its path) of the string at `index` of `strings`."""
+        if self._collected is None:
+            self._collected = collect(self.data)
+        parent, last, text, kind, anchor = self._collected[index]
+        return Surface((*parent, last), text, kind, anchor)
 
     def stopped_here(self, tool: ToolView) -> _Budget | None:
         """The file's budget, when this is the tool where the security rules stopped reading."""
@@ -304,7 +351,8 @@ def scan_tool(tool: ToolView, run: ScanRun) -> ToolScan:
     found: list[Found] = []
     budget = run.budget(tool.document)
     findings, characters = budget.findings, budget.characters
-    strings = texts(tool.data)  # runs for every string of every tool
+    data = shown(tool)
+    strings = texts(data)  # runs for every string of every tool
     # Most strings were read before and have nothing to report: find the others in C (a string
     # whose report is EMPTY changes nothing below, budget included) and read only those. Each
     # is found again in `strings` from just after the last one: the first match there is it,
@@ -332,7 +380,7 @@ def scan_tool(tool: ToolView, run: ScanRun) -> ToolScan:
             if report is not EMPTY:
                 findings += report.reported
                 if paths is None:
-                    paths = _Paths(tool.data)
+                    paths = _Paths(data)
                 found.append(Found(text, kind, report, index, paths))
             last = index
     if not stopped and last + 1 < len(strings) and (findings >= MAX_FINDINGS or characters >= MAX_CHARACTERS):
@@ -340,4 +388,4 @@ def scan_tool(tool: ToolView, run: ScanRun) -> ToolScan:
     if stopped and budget.stopped_at is None:
         budget.stopped_at = tool
     budget.findings, budget.characters = findings, characters
-    return ToolScan(tuple(found) if found else (), budget)
+    return ToolScan(tuple(found) if found else (), budget, strings, data, run)

@@ -6,7 +6,9 @@ schema as JSON: property names, descriptions and titles, `enum`, `const`, `defau
 and `examples` values, and any other string an author put there (unknown keywords,
 `x-` extensions, a `type` or `required` entry that is really a sentence). Output
 schemas, semantic rule messages (shown on a refusal), annotation titles, examples and
-top-level `x-` extensions reach it too. Strings that are structure rather than text
+top-level `x-` extensions reach it too, and so do an MCP tool's `_meta` map and its own
+`x-` members, which clients pass on as written (`shown` adds them from the provider
+object). Strings that are structure rather than text
 (`$ref`, `$schema`, `format`, valid `type` names) are left out; regular expressions
 (`pattern` values, `patternProperties` keys) are passed as kind PATTERN, for TC607.
 """
@@ -74,7 +76,42 @@ Found = tuple
 
 def surfaces(tool: ToolView) -> list[Surface]:
     """The model-facing strings of a tool, with their paths (the scan builds only the paths it reports)."""
-    return [Surface((*parent, last), text, kind, anchor) for parent, last, text, kind, anchor in collect(tool.data)]
+    return [Surface((*parent, last), text, kind, anchor) for parent, last, text, kind, anchor in collect(shown(tool))]
+
+
+_META = "_meta"
+_ANNOTATION_TITLE = "/annotations/title"
+
+
+def shown(tool: ToolView) -> dict:
+    """The data whose strings a client may show the model: the tool's native data, plus the
+    members an MCP reader leaves in the provider object (`_meta`, a map of any JSON, and the
+    tool's own `x-` members: ToolView.locate finds them there), minus the annotation title
+    when the reader took it as the tool's title (one span, read once: as the title). The
+    tool's data itself, for most tools (nothing to add or take away)."""
+    data = tool.data
+    if tool.format != "mcp":
+        return data
+    raw = tool.raw
+    extra = None
+    if type(raw) is dict and not raw.keys() <= _MCP_READ:
+        extra = {key: value for key, value in raw.items()
+                 if type(key) is str and (key == _META or key.startswith("x-")) and key not in data}
+    source = tool.sources.get("title")
+    from_annotations = source is not None and source[1] == tool.pointer + _ANNOTATION_TITLE
+    if not extra and not from_annotations:
+        return data
+    data = dict(data)
+    if from_annotations and type(data.get("annotations")) is dict:
+        data["annotations"] = {k: v for k, v in data["annotations"].items() if k != "title"}
+    if extra:
+        data.update(extra)
+    return data
+
+
+# members of an MCP tool object with nothing to add (a tool with only these is its data as read)
+_MCP_READ = frozenset(("name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons",
+                       "execution"))
 
 
 def collect(data: dict) -> list[Found]:
@@ -114,7 +151,7 @@ def collect(data: dict) -> list[Found]:
     if type(examples) is list:
         _strings(examples, ("examples",), VALUE, 0, add)
     for key, value in data.items():
-        if type(key) is str and key.startswith("x-"):
+        if type(key) is str and (key.startswith("x-") or key == _META):
             _strings(value, (key,), OTHER, 0, add)
     return out
 
@@ -271,9 +308,9 @@ def texts(data: dict) -> list[tuple[str, str]]:
                         _bare_strings(item, VALUE, 2, add)
             elif kind_of is list:
                 _bare_strings(example, VALUE, 1, add)
-    if not data.keys() <= _TOP_KEYS:  # an `x-` key, or another one: in the order of the keys
+    if not data.keys() <= _TOP_KEYS:  # an `x-` key, `_meta`, or another one: in the order of the keys
         for key, value in data.items():
-            if type(key) is str and key.startswith("x-"):
+            if type(key) is str and (key.startswith("x-") or key == _META):
                 _bare_strings(value, OTHER, 0, add)
     return out
 

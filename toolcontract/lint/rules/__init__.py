@@ -78,6 +78,8 @@ RULES: dict[str, str] = {
     "TC607": "tc6_security.tc607_pattern_backtracking",
     "TC608": "tc6_security.tc608_attack_payload",
     "TC609": "tc6_security.tc609_security_scan_limit",
+    "TC610": "tc6_security.tc610_internal_address",
+    "TC611": "tc6_security.tc611_sensitive_data_collected",
     "TC701": "tc7_change.tc701_breaking_change_unversioned",
     "TC702": "tc7_change.tc702_contract_change_unversioned",
     "TC703": "tc7_change.tc703_contract_changed",

@@ -3,8 +3,9 @@ quotes a span and says where it starts.
 
 Everything a model reads of a tool (name, title, description or the one built from
 purpose/when_to_use/non_goals, limitations, property names and descriptions, enum,
-const, default and example values, `x-` extensions, output schema, semantic rule
-messages; see `toolcontract.security.surfaces`) is checked offline. A finding quotes
+const, default and example values, `x-` extensions, an MCP tool's `_meta` and own `x-`
+members, output schema, semantic rule messages, overlay text; see
+`toolcontract.security.surfaces`) is checked offline. A finding quotes
 the span, made visible (code points named), and says where in the string it starts
 ("character 27"); the position is the string's value (or the property's key).
 The signal tables and their weights are in `toolcontract.security.signals`.
