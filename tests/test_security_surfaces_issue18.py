@@ -65,7 +65,7 @@ def test_mcp_tool_level_x_members_are_scanned(tmp_path):
 def test_benign_meta_is_clean_and_convert_still_reports_it_unread(tmp_path):
     text = mcp({"_meta": {"requiredOAuthScopes": ["repo", "read:org"], "toolset": "issues"}})
     assert findings(tmp_path, {"tools.json": text}) == []
-    result = run_cli("convert", "tools.json", "--to", "openai-chat", cwd=tmp_path)
+    result = run_cli("convert", "tools.json", "--to", "openai-chat", "-v", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "`_meta` has no toolcontract field" in result.stderr
 

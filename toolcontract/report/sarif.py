@@ -56,6 +56,8 @@ SECURITY_SEVERITY = {
     "TC607": "5.3",  # ReDoS: a validator can be made to hang; availability only (medium)
     "TC608": "7.5",  # an attack payload in a default, example or enum value (high)
     "TC609": "2.0",  # the scan stopped early: what was not read is unchecked, not known bad (low)
+    "TC610": "7.5",  # a fetch pointed into the host: cloud metadata credentials, admin and container endpoints (high)
+    "TC611": "5.0",  # the tool says it keeps or passes on credentials, card data or identifiers (medium)
 }
 
 

@@ -20,6 +20,7 @@ RULE = Rule(
     id="TC610",
     name="internal-address",
     severity=Severity.ERROR,
+    owasp=("MCP02", "MCP01"),
     summary="A value or description points a fetch into the host or its network: a cloud metadata endpoint, a "
             "link-local address, a `file:` URL, or a local admin, secret-store or container-control endpoint.",
     rationale=(

@@ -15,6 +15,7 @@ RULE = Rule(
     id="TC611",
     name="sensitive-data-collected",
     severity=Severity.WARNING,
+    owasp=("MCP10", "MCP01"),
     summary="The description says the tool collects, logs, stores or forwards credentials, payment card data or "
             "government identifiers.",
     rationale=(
