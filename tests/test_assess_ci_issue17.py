@@ -4,6 +4,9 @@ cases at the end of text and rich; and the rich table at 80 and 120 columns. All
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -120,7 +123,7 @@ def test_sarif_holds_conversation_findings_and_failing_cases(calls):
     run = _valid_sarif(done.stdout)["runs"][0]
     found = [(r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
               r["locations"][0]["physicalLocation"]["region"]["startLine"], r["message"]["text"]) for r in run["results"]]
-    relative_transcript = "../" * len(calls.parts[1:]) + str(UNANSWERED)[1:]
+    relative_transcript = Path(os.path.relpath(UNANSWERED, calls)).as_posix()  # SARIF: relative to %SRCROOT%
     assert found == [
         ("TC801", relative_transcript, 59, "call 'toolu_02' ('get_weather') is never answered: no tool_result block "
                                            "with its id follows"),
