@@ -57,6 +57,9 @@ EXPECTED_RULES: dict[str, Severity] = {
     # issue 15: execution hazards in recordings (retry after an unknown effect, an error retried unchanged, a
     # result that breaks its output schema) and a span of an OpenTelemetry trace that cannot be read as a tool call
     "TC811": Severity.ERROR, "TC812": Severity.WARNING, "TC813": Severity.ERROR, "TC814": Severity.WARNING,
+    # issue 19: A2A Agent Cards (v1.0 and v0.3)
+    "TC901": Severity.ERROR, "TC902": Severity.WARNING, "TC903": Severity.ERROR, "TC904": Severity.ERROR,
+    "TC905": Severity.ERROR, "TC906": Severity.ERROR, "TC907": Severity.WARNING, "TC908": Severity.WARNING,
 }
 RULE_ID = re.compile(r"TC\d{3}\Z")
 

@@ -33,13 +33,13 @@ def test_every_rule_has_its_section_with_severity_summary_rationale_and_examples
 
 def test_the_rendering_follows_the_data() -> None:
     """A rule's text change changes the page (so the staleness test can fail)."""
-    rule = Rule("TC999", "made-up-rule", "A summary | with a pipe.", "Because.", Severity.WARNING,
+    rule = Rule("XX999", "made-up-rule", "A summary | with a pipe.", "Because.", Severity.WARNING,
                 (Bad("a: 1\n", 1, note="one", column=1, message="bad a"), Good("b: 1\n")))
     page = render_rules_markdown([rule])
-    assert "| [TC999](#tc999-made-up-rule) | made-up-rule | warning | A summary \\| with a pipe. |" not in page  # no family
-    assert "## TC999 made-up-rule\n\nSeverity: **warning**. A summary | with a pipe.\n\nBecause.\n" in page
+    assert "| [XX999](#xx999-made-up-rule) | made-up-rule | warning | A summary \\| with a pipe. |" not in page  # no family (every TCn is one since TC9)
+    assert "## XX999 made-up-rule\n\nSeverity: **warning**. A summary | with a pipe.\n\nBecause.\n" in page
     assert "**Bad (hits line 1, column 1)**: one\n\n```yaml\na: 1\n```\n\nThe message includes: bad a\n" in page
-    changed = Rule("TC999", "made-up-rule", "Another summary.", "Because.", Severity.WARNING, rule.examples)
+    changed = Rule("XX999", "made-up-rule", "Another summary.", "Because.", Severity.WARNING, rule.examples)
     assert render_rules_markdown([changed]) != page
 
 

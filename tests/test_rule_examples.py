@@ -112,7 +112,7 @@ def test_every_rule_is_one_file_named_after_it():
     from toolcontract.lint.rules import RULES as LINT
 
     families = {"0": "file", "1": "naming", "2": "documentation", "3": "effects", "4": "schema", "5": "portability",
-                "6": "security", "7": "change"}
+                "6": "security", "7": "change", "9": "card"}
     tables = {**{i: f"toolcontract.lint.rules.{m}" for i, m in LINT.items()},
               **{i: f"toolcontract.assessment.rules.{m}" for i, m in CONVERSATION.items()}}
     assert set(tables) == set(RULES)

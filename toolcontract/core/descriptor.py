@@ -25,7 +25,14 @@ FORMAT_LABELS = {
     "openai-responses": "OpenAI Responses",
     "anthropic": "Anthropic",
     "gemini": "Gemini",
+    "a2a-card": "A2A Agent Card",
 }
+CARD_FORMAT = "a2a-card"  # an A2A Agent Card (toolcontract.io.cards): a view for the card, one per skill
+
+
+def is_card_view(tool: "ToolView") -> bool:
+    """The view of an A2A Agent Card itself (its `raw` is the whole card), not of one of its skills."""
+    return tool.format == CARD_FORMAT and tool.pointer == ""
 
 CONTRACT_FIELDS = (
     "name", "title", "version", "description", "purpose", "when_to_use", "non_goals", "effect",

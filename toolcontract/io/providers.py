@@ -99,6 +99,11 @@ def detect(data: Any, path: str | None = None) -> str | None:
             from toolcontract.io.overlay import is_overlay
 
             return "overlay" if is_overlay(data, path) else "native"
+        if "skills" in data:
+            from toolcontract.io.cards import is_card
+
+            if is_card(data):
+                return "a2a-card"
         result = data.get("result")
         if isinstance(result, dict) and "tools" in result:
             return "mcp"  # a JSON-RPC response to tools/list

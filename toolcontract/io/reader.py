@@ -15,7 +15,7 @@ import os
 from toolcontract.core.descriptor import ToolView, derive_effect
 from toolcontract.io.document import Document
 
-FORMATS = ("native", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini")
+FORMATS = ("native", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini", "a2a-card")
 
 
 class Problem(tuple):
@@ -87,6 +87,13 @@ def read_tools(document: Document, input_format: str | None = None, overlay: Doc
 
         return ReadResult(None, [], [(document, "", undetected_message(data, FORMATS))])
 
+    if kind == "a2a-card":
+        from toolcontract.io.cards import read_card
+
+        tools = read_card(document)
+        for tool in tools:
+            tool.contracts = "full" if contracts_required else "none"
+        return ReadResult(kind, tools)
     from toolcontract.io.providers import read_provider
 
     tools, problems = read_provider(document, kind)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import AbstractSet, Any, Iterable, Iterator, Mapping
 
-from toolcontract.core.descriptor import ToolView
+from toolcontract.core.descriptor import CARD_FORMAT, ToolView
 from toolcontract.lint.context import (MAX_TOOLS_CHECKED, DocumentContext, ListContext, LoadContext, RunContext,
                                        SetContext, ToolContext)
+from toolcontract.lint.rules import CARD_ONLY_PREFIX, CARD_RULES
 from toolcontract.core.rule import SURFACES, FileEdit, Fix, Hit, Rule
 from toolcontract.core.model import Finding, Severity
 from toolcontract.core.records import MutableRecord, Record
@@ -500,9 +501,12 @@ class _Plan(MutableRecord):
                 level = tool.contracts
                 cap = Severity.WARNING if level == "entry" else None
                 ctx = tool.context
+                on_card = tool.format == CARD_FORMAT
                 for r, surfaces in tool_rules:
                     if r.contract and (level == "none" or level == "listed"):
                         continue
+                    if on_card is not r.id.startswith(CARD_ONLY_PREFIX) and not (on_card and r.id.startswith(CARD_RULES)):
+                        continue  # an Agent Card's views: the card rules and those of CARD_RULES; the card rules: cards only
                     ctx.surfaces = surfaces
                     for hit in r.check(ctx):
                         doc, pointer = tool.locate(hit.path)

@@ -9,7 +9,7 @@ from toolcontract.core.rule import Bad, Good, Rule, example_settings
 FAMILIES = {
     "TC0": "file", "TC1": "names", "TC2": "documentation", "TC3": "effects", "TC4": "schemas",
     "TC5": "portability (with `--target`)", "TC6": "security", "TC7": "changes (`diff`, `lint --locked`)",
-    "TC8": "conversations (`assess`)",
+    "TC8": "conversations (`assess`)", "TC9": "A2A Agent Cards",
 }
 
 HEADER = """\

@@ -248,3 +248,10 @@ def parse_ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     for i, value in enumerate(head):
         number += value << (8 * (3 - i))
     return ipaddress.IPv4Address(number)
+
+
+def internal_host(host: str) -> str | None:
+    """What a URL's host is when it points into the client's own network (a metadata, link-local,
+    loopback or private address, said as `_host` says it), or None for a public host."""
+    found = _host(host)
+    return None if found is None else found[1]

@@ -88,7 +88,20 @@ RULES: dict[str, str] = {
     "TC712": "tc7_change.tc712_tool_added_since_lock",
     "TC713": "tc7_change.tc713_tool_removed_since_lock",
     "TC714": "tc7_change.tc714_tool_updated_since_lock",
+    "TC901": "tc9_card.tc901_card_structure",
+    "TC902": "tc9_card.tc902_card_version_old",
+    "TC903": "tc9_card.tc903_skill_id_duplicate",
+    "TC904": "tc9_card.tc904_url_insecure",
+    "TC905": "tc9_card.tc905_security_requirement_undefined",
+    "TC906": "tc9_card.tc906_security_scheme_invalid",
+    "TC907": "tc9_card.tc907_media_type_invalid",
+    "TC908": "tc9_card.tc908_skill_undocumented",
 }
+# the A2A Agent Card rules (scope "tool"): they run on a card's own view (descriptor.is_card_view) and
+# on nothing else; a card's views (the card and each skill) run them and the rules of CARD_RULES only
+# (naming, thin descriptions, security), as no other rule speaks of what a card holds
+CARD_ONLY_PREFIX = "TC9"
+CARD_RULES = ("TC102", "TC203", "TC6")
 # the rules `diff` and `lint --locked` run (scopes "diff" and "lock"), not `lint` on files
 CHANGE_PREFIX = "TC7"
 # the rules of scope "set" (they read every tool of the run), named here so that a run whose files
