@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from toolcontract.core.descriptor import ToolView
+from toolcontract.core.descriptor import ToolView, is_card_view
 from toolcontract.lint.context import SetContext
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.core.model import Severity
@@ -41,7 +41,7 @@ def check(ctx: SetContext) -> Iterator[Hit]:
     tools = ctx.tools
     by_name: dict[str, list[ToolView]] = {}
     for tool in tools:
-        if tool.name is not None:
+        if tool.name is not None and not is_card_view(tool):  # an Agent Card is no tool: its skills are
             by_name.setdefault(tool.name, []).append(tool)
     for name, group in by_name.items():
         if len(group) < 2:
