@@ -24,7 +24,7 @@ from toolcontract.io.reader import FORMATS, read_tools
 
 PROVIDERS = REPO / "fixtures" / "providers"
 PROVIDER_FORMATS = ("mcp", "openai-chat", "openai-responses", "anthropic", "gemini")
-TRIED = "tried native, mcp, openai-chat, openai-responses, anthropic, gemini"
+TRIED = "tried native, mcp, openai-chat, openai-responses, anthropic, gemini, a2a-card"  # a2a-card: issue 19
 
 
 def lint_one(text: str, path: str = "tools.json", input_format: str | None = None, select=None) -> LintResult:
@@ -46,7 +46,7 @@ def position_of(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:
 
 
 def test_formats_are_the_issues():
-    assert FORMATS == ("native", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini")
+    assert FORMATS == ("native", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini", "a2a-card")  # issue 19: A2A Agent Cards
 
 
 # ------------------------------------------------------------------ detection
@@ -547,6 +547,8 @@ def test_cli_input_format_is_accepted_for_every_format(runner, forced):
     assert result.exit_code in (0, 1), result.output
     rules = {f["rule"] for f in json.loads(result.stdout)["findings"]}
     assert ("TC002" in rules) == (forced != "mcp")
+    if forced == "a2a-card":  # issue 19: an MCP list read as a card is no card
+        assert "not an A2A Agent Card" in result.stdout
 
 
 def test_cli_rejects_an_unknown_input_format(runner):

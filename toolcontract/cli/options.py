@@ -22,8 +22,8 @@ from toolcontract.report import ASSESS_FORMATS, LINT_FORMATS
 FAIL_ON = ("error", "warning", "info")
 # --input-format's values, for the help: toolcontract.io.reader.FORMATS (not imported: it costs every plain call
 # the descriptor model; tests/test_cli_polish_issue17.py checks the two are the same)
-INPUT_FORMATS = ("native", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini")
-INPUT_FORMATS = ("native", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini")  # io.reader.FORMATS  # lint's severities (toolcontract.core.model.Severity)
+INPUT_FORMATS = ("native", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini", "a2a-card")
+INPUT_FORMATS = ("native", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini", "a2a-card")  # io.reader.FORMATS  # lint's severities (toolcontract.core.model.Severity)
 
 
 def formats_help(formats) -> str:

@@ -27,6 +27,16 @@ def is_card(data: Any) -> bool:
     return type(data) is dict and "skills" in data and not _CARD_KEYS.isdisjoint(data)
 
 
+def card_problem(data: Any) -> str | None:
+    """What `--input-format a2a-card` on a document that is no card gives (TC002), or None for a card."""
+    if is_card(data):
+        return None
+    found = "a mapping without `skills` or without any key only cards have" if isinstance(data, dict) else \
+        f"{type(data).__name__ if data is not None else 'an empty file'}"
+    return ("not an A2A Agent Card: expected a mapping with `skills` and `supportedInterfaces` (v1.0) or "
+            f"`url` and `protocolVersion` (v0.3); found {found}")
+
+
 def read_card(document: Document) -> list[ToolView]:
     """The card's view, then one view per skill object (other entries are TC901's)."""
     card = document.data

@@ -88,12 +88,13 @@ def read_tools(document: Document, input_format: str | None = None, overlay: Doc
         return ReadResult(None, [], [(document, "", undetected_message(data, FORMATS))])
 
     if kind == "a2a-card":
-        from toolcontract.io.cards import read_card
+        from toolcontract.io.cards import card_problem, read_card
 
         tools = read_card(document)
         for tool in tools:
             tool.contracts = "full" if contracts_required else "none"
-        return ReadResult(kind, tools)
+        problem = card_problem(data)  # a forced format on what is no card
+        return ReadResult(kind, tools, [] if problem is None else [(document, "", problem)])
     from toolcontract.io.providers import read_provider
 
     tools, problems = read_provider(document, kind)
