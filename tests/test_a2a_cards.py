@@ -138,3 +138,41 @@ def test_input_format_a2a_card_forces_the_reader(tmp_path: Path) -> None:
     path.write_text('{"name": "Recipe Agent", "skills": []}')  # no card-only key: not detected as a card
     result = lint(path, "--input-format", "a2a-card", "--select", "TC901")
     assert "A2A v1.0 card without `supportedInterfaces`" in result.stdout, result.stdout
+
+
+def _changed_card(tmp_path: Path) -> tuple[Path, Path]:
+    """The v1.0 card, and the same card with skill 1's description changed and skill 2 removed, `version` kept."""
+    card = json.loads((CARDS / "recipe-agent-v1.json").read_text())
+    old = tmp_path / "old" / "agent-card.json"
+    old.parent.mkdir()
+    old.write_text(json.dumps(card, indent=2))
+    card["skills"][0]["description"] += " Also suggests wine pairings."
+    del card["skills"][1]
+    new = tmp_path / "agent-card.json"
+    new.write_text(json.dumps(card, indent=2))
+    return old, new
+
+
+def test_diff_on_cards_names_a_changed_and_a_removed_skill_under_the_same_version(tmp_path: Path) -> None:
+    old, new = _changed_card(tmp_path)
+    result = run_cli("diff", old, new, "--format", "text", cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    out = result.stdout
+    assert re.search(r"agent-card.json:\d+:\d+: info TC703 \[Recipe search\] compatible: description changed: .*"
+                     r"Also suggests wine pairings\.\" \(version 2\.1\.0 unchanged\)", out), out
+    assert "error TC704 [Ingredient substitution] tool 'Ingredient substitution' removed (was version 2.1.0)" in out
+
+
+def test_lock_and_locked_lint_on_a_card(tmp_path: Path) -> None:
+    old, new = _changed_card(tmp_path)
+    card, changed = new, new.read_text()
+    card.write_text(old.read_text())
+    locked = run_cli("lock", "agent-card.json", cwd=tmp_path)
+    assert locked.returncode == 0, locked.stdout + locked.stderr
+    assert "3 tools locked" in locked.stdout + locked.stderr
+    card.write_text(changed)
+    result = run_cli("lint", "--locked", "--format", "text", "agent-card.json", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "agent-card.json:4:14: error TC711 [Recipe search] tool 'Recipe search' changed since the lockfile but " \
+           "its version is still 2.1.0" in result.stdout  # at the card's `version`: bump it
+    assert "warning TC713 [Ingredient substitution]" in result.stdout

@@ -44,13 +44,20 @@ def read_card(document: Document) -> list[ToolView]:
         return []
     data = {key: card[key] for key in ("name", "description") if key in card}
     sources = {key: (document, "/" + key.replace("~", "~0").replace("/", "~1"))
-               for key in card if key not in data}
+               for key in card if key not in data}  # `version` among them
+    version = card.get("version")
+    if isinstance(version, str):  # a skill is versioned by its card: `diff` and `lock` judge changes by it
+        data["version"] = version
     views = [ToolView(data, document, "", sources, FORMAT, card)]
     skills = card.get("skills")
     if isinstance(skills, list):
         for index, skill in enumerate(skills):
             if isinstance(skill, dict):
                 skill_data = {key: skill[key] for key in ("name", "description") if key in skill}
-                views.append(ToolView(skill_data, document, f"/skills/{index}", None, FORMAT, skill))
+                skill_sources = {}
+                if isinstance(version, str):
+                    skill_data["version"] = version
+                    skill_sources["version"] = (document, "/version")
+                views.append(ToolView(skill_data, document, f"/skills/{index}", skill_sources, FORMAT, skill))
     return views
 
