@@ -176,3 +176,16 @@ def test_lock_and_locked_lint_on_a_card(tmp_path: Path) -> None:
     assert "agent-card.json:4:14: error TC711 [Recipe search] tool 'Recipe search' changed since the lockfile but " \
            "its version is still 2.1.0" in result.stdout  # at the card's `version`: bump it
     assert "warning TC713 [Ingredient substitution]" in result.stdout
+
+
+def test_convert_and_init_overlay_refuse_a_card_and_write_nothing(tmp_path: Path) -> None:
+    card = tmp_path / "agent-card.json"
+    card.write_text((CARDS / "recipe-agent-v1.json").read_text())
+    converted = run_cli("convert", "--to", "mcp", card, cwd=tmp_path)
+    assert converted.returncode == 2 and converted.stdout == ""
+    assert converted.stderr.strip() == f"{card}:1:1: an A2A Agent Card lists skills, not tool definitions: there is " \
+                                       "nothing to convert (lint, diff and lock read cards)"
+    init = run_cli("init", "--overlay", "agent-card.json", cwd=tmp_path)
+    assert init.returncode == 2
+    assert "agent-card.json:1:1: an A2A Agent Card: no overlay holds contracts for its skills" in init.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["agent-card.json"]

@@ -119,6 +119,8 @@ def overlay_skeleton(list_path: str, document, input_format: Optional[str] = Non
     if read.format == "native":
         raise InputError(f"{list_path}:1:1: a native descriptor file: write the contract fields in it; an overlay is "
                          "for a provider tool list (MCP, OpenAI, Anthropic, Gemini)")
+    if read.format == "a2a-card":
+        raise InputError(f"{list_path}:1:1: an A2A Agent Card: no overlay holds contracts for its skills")
     if read.format in (None, "overlay"):
         message = read.problems[0][2] if read.problems else "no reader recognizes this file"
         raise InputError(f"{list_path}:1:1: not a provider tool list: {message}")

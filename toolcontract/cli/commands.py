@@ -357,6 +357,9 @@ def _convert_read(label: str, document, overlay, input_format: Optional[str]):
             doc, pointer, message = read.problems[0]
             raise UsageFailure(f"{at(doc, pointer)}: {message}")
         raise UsageFailure(f"{label}:1:1: no reader recognizes this file")
+    if read.format == "a2a-card":  # skills are delegated to by message, not called with arguments
+        raise UsageFailure(f"{label}:1:1: an A2A Agent Card lists skills, not tool definitions: there is nothing to "
+                           "convert (lint, diff and lock read cards)")
     data = document.data
     if read.format == "native":  # what the native reader passes over without a word (lint: TC002)
         if not isinstance(data, dict):
