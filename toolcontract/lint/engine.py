@@ -413,6 +413,8 @@ class _Plan(MutableRecord):
         rules = self.rules
         parse_rule, duplicate_rule, structure_rule = rules["TC000"], rules["TC001"], rules["TC002"]
         doc_rules, tool_rules, list_rules = self._by_scope()
+        plain_rules = [pair for pair in tool_rules if not pair[0].id.startswith(CARD_ONLY_PREFIX)]
+        card_rules = [pair for pair in tool_rules if pair[0].id.startswith((CARD_ONLY_PREFIX, *CARD_RULES))]
         findings: list[Finding] = []
         unread: list[Finding] = []
         skipped: list[str] = []
@@ -501,12 +503,10 @@ class _Plan(MutableRecord):
                 level = tool.contracts
                 cap = Severity.WARNING if level == "entry" else None
                 ctx = tool.context
-                on_card = tool.format == CARD_FORMAT
-                for r, surfaces in tool_rules:
+                # an Agent Card's views run the card rules and those of CARD_RULES; the card rules run on cards only
+                for r, surfaces in (card_rules if tool.format == CARD_FORMAT else plain_rules):
                     if r.contract and (level == "none" or level == "listed"):
                         continue
-                    if on_card is not r.id.startswith(CARD_ONLY_PREFIX) and not (on_card and r.id.startswith(CARD_RULES)):
-                        continue  # an Agent Card's views: the card rules and those of CARD_RULES; the card rules: cards only
                     ctx.surfaces = surfaces
                     for hit in r.check(ctx):
                         doc, pointer = tool.locate(hit.path)
