@@ -189,3 +189,20 @@ def test_convert_and_init_overlay_refuse_a_card_and_write_nothing(tmp_path: Path
     assert init.returncode == 2
     assert "agent-card.json:1:1: an A2A Agent Card: no overlay holds contracts for its skills" in init.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["agent-card.json"]
+
+
+def test_a_card_of_wrong_types_everywhere_gives_findings_not_a_crash(tmp_path: Path) -> None:
+    path = tmp_path / "card.yaml"
+    path.write_text(
+        "skills: {a: 1}\n"
+        "supportedInterfaces: [1, {url: 5}, {url: 'https://[::1'}, {url: 'ftp://x'}]\n"
+        "securitySchemes: {1: {type: 3}, k: [], o: {oauth2SecurityScheme: {flows: {implicit: 3}}}, h: {httpAuthSecurityScheme: 3}}\n"
+        "securityRequirements: [1, {schemes: [1]}, {schemes: {1: 2}}]\n"
+        "security: x\ndefaultInputModes: [1, null, a/b]\nprovider: {url: null}\ncapabilities: null\nversion: 3\n")
+    result = lint(path, "--select", "TC9")
+    assert result.returncode == 1 and "Traceback" not in result.stdout + result.stderr
+    out = result.stdout
+    assert f"{path}:2:42: error TC904 URL 'https://[::1' is not a URL" in out
+    assert "OAuth flow `implicit` of scheme 'o' must be a mapping" in out
+    assert "security scheme '1' names no kind" in out
+    assert "TC905" not in out  # `schemes: [1]` names nothing; scheme 1 is defined (as 1)

@@ -58,10 +58,11 @@ def requirement_names(requirement: Any) -> Iterator[tuple[tuple, str]]:
     {"list": [...]}}}`, v0.3 `{name: [scopes]}`."""
     if not isinstance(requirement, dict):
         return
-    schemes = requirement.get("schemes")
-    if isinstance(schemes, dict) and not isinstance(schemes.get("list"), list):
-        for name in schemes:
-            yield ("schemes", name), name
+    if "schemes" in requirement:  # v1.0 (anything but a mapping there says nothing)
+        schemes = requirement["schemes"]
+        if isinstance(schemes, dict):
+            for name in schemes:
+                yield ("schemes", name), name
         return
     for name in requirement:
         yield (name,), name
