@@ -54,7 +54,8 @@ def read_card(document: Document) -> list[ToolView]:
         for index, skill in enumerate(skills):
             if isinstance(skill, dict):
                 skill_data = {key: skill[key] for key in ("name", "description") if key in skill}
-                skill_sources = {}
+                skill_sources = {key: (document, f"/skills/{index}/" + key.replace("~", "~0").replace("/", "~1"))
+                                 for key in skill if key not in skill_data}  # examples, tags: where they are
                 if isinstance(version, str):
                     skill_data["version"] = version
                     skill_sources["version"] = (document, "/version")

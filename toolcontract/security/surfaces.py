@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from toolcontract.core.schema import LIST, MAP, ONE
-from toolcontract.core.descriptor import ToolView
+from toolcontract.core.descriptor import CARD_FORMAT, ToolView
 from toolcontract.security.records import Record
 
 # kinds
@@ -80,6 +80,7 @@ def surfaces(tool: ToolView) -> list[Surface]:
 
 
 _META = "_meta"
+_SKILL_SHOWN = ("examples",)
 _ANNOTATION_TITLE = "/annotations/title"
 
 
@@ -91,6 +92,9 @@ def shown(tool: ToolView) -> dict:
     tool's data itself, for most tools (nothing to add or take away)."""
     data = tool.data
     if tool.format != "mcp":
+        if tool.format == CARD_FORMAT and type(tool.raw) is dict and tool.pointer:  # an A2A skill: its examples
+            extra = {key: tool.raw[key] for key in _SKILL_SHOWN if key in tool.raw}  # reach the caller's model
+            return {**data, **extra} if extra else data
         return data
     raw = tool.raw
     extra = None
