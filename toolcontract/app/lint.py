@@ -23,6 +23,7 @@ def lint_paths(
     fail_on: Optional[str] = None,
     targets: Optional[Iterable[str]] = None,
     input_format: Optional[str] = None,
+    mcp_revision: Optional[str] = None,
     mcp_stdio: Optional[Iterable[str]] = None,
     mcp_timeout: float = 20.0,
     locked: bool = False,
@@ -60,6 +61,7 @@ def lint_paths(
         severity={code: Severity.parse(level) for code, level in cfg.severity.items()},
         contracts_required=cfg.contracts == "required",
         options=cfg.options,
+        mcp_revision=mcp_revision,
     )
     try:
         try:

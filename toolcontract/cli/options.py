@@ -26,6 +26,16 @@ INPUT_FORMATS = ("native", "mcp", "openai-chat", "openai-responses", "anthropic"
 INPUT_FORMATS = ("native", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini")  # io.reader.FORMATS  # lint's severities (toolcontract.core.model.Severity)
 
 
+# --mcp-revision's values: toolcontract.core.descriptor.MCP_REVISIONS (not imported, as INPUT_FORMATS;
+# tests/test_mcp_2026.py checks the two are the same)
+MCP_REVISIONS = ("2025-11-25", "2026-07-28")
+# lint and convert: the MCP revision MCP lists are judged by (or written in)
+MCP_REVISION = Option("mcp_revision", ("--mcp-revision",), "choice", "Judge every MCP tool list as served under this "
+                      f"MCP revision ({', '.join(MCP_REVISIONS)}) instead of the one the document says (ttlMs, "
+                      "cacheScope, resultType or protocolVersion: 2026-07-28; nothing: 2025-11-25).",
+                      choices=MCP_REVISIONS, fast=True, metavar="REV")
+
+
 def formats_help(formats) -> str:
     """`--format`'s help: the registry's formats, rich (the default on a terminal) first."""
     return f"rich (default on a terminal), {', '.join(name for name in formats if name != 'rich')}."
@@ -108,6 +118,7 @@ LINT = Command("lint", (
            metavar="SURFACES"),
     Option("input_format", ("--input-format",), "text", "Read every file in this format instead of detecting it: "
            f"{', '.join(INPUT_FORMATS)}.", fast=True, metavar="FORMAT"),
+    MCP_REVISION,
     Option("mcp_stdio", ("--mcp-stdio",), "text", "Start this MCP server over stdio (a command line, quoted), list "
            "its tools and lint them; never calls a tool. Repeatable; paths are then optional.", multiple=True,
            metavar="COMMAND"),
