@@ -81,9 +81,10 @@ def _evidence_scope(admission: Admission) -> list[str]:
 
 
 def classify(admission: Admission, record: Record | None, observation: Observation | None,
-             pending: bool = False) -> Classification:
+             pending: bool | str = False) -> Classification:
     """The outcome of an admission with what the record and the read-back show. `pending`: the recording
-    ends before the call's result could be in it (evidence-only)."""
+    ends before the call's result could be in it (evidence-only); a text: why the call is unfinished
+    although a result is recorded (MCP `resultType` task or input_required)."""
     unverified = _evidence_scope(admission) + admission.unverified()
     call = admission.call
     refusal = admission.refusal
@@ -127,6 +128,10 @@ def classify(admission: Admission, record: Record | None, observation: Observati
     tool = call.tool
     assert tool is not None
     if record is None:
+        if isinstance(pending, str):
+            gates = "every judged gate passed" if admission.evidence_only else "every gate passed"
+            return _done(Outcome.ALLOWED, EffectState.NONE, NextStep.NONE, (f"{gates}; {pending}",),
+                         ["execution (the call has not finished: pending)", *unverified])
         if admission.evidence_only:
             why = ("the recording ends before a result" if pending else "the recording holds no result")
             return _done(Outcome.ALLOWED, EffectState.NONE, NextStep.NONE,

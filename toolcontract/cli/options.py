@@ -29,13 +29,6 @@ INPUT_FORMATS = ("native", "mcp", "openai-chat", "openai-responses", "anthropic"
 # --mcp-revision's values: toolcontract.core.descriptor.MCP_REVISIONS (not imported, as INPUT_FORMATS;
 # tests/test_mcp_2026.py checks the two are the same)
 MCP_REVISIONS = ("2025-11-25", "2026-07-28")
-# lint and convert: the MCP revision MCP lists are judged by (or written in)
-MCP_REVISION = Option("mcp_revision", ("--mcp-revision",), "choice", "Judge every MCP tool list as served under this "
-                      f"MCP revision ({', '.join(MCP_REVISIONS)}) instead of the one the document says (ttlMs, "
-                      "cacheScope, resultType or protocolVersion: 2026-07-28; nothing: 2025-11-25).",
-                      choices=MCP_REVISIONS, fast=True, metavar="REV")
-
-
 def formats_help(formats) -> str:
     """`--format`'s help: the registry's formats, rich (the default on a terminal) first."""
     return f"rich (default on a terminal), {', '.join(name for name in formats if name != 'rich')}."
@@ -79,6 +72,12 @@ class Command(Record):
     def __getitem__(self, keyword: str) -> Option:
         return next(option for option in self.options if option.keyword == keyword)
 
+
+# lint and convert: the MCP revision MCP lists are judged by (or written in)
+MCP_REVISION = Option("mcp_revision", ("--mcp-revision",), "choice", "Judge every MCP tool list as served under this "
+                      f"MCP revision ({', '.join(MCP_REVISIONS)}) instead of the one the document says (ttlMs, "
+                      "cacheScope, resultType or protocolVersion: 2026-07-28; nothing: 2025-11-25).",
+                      choices=MCP_REVISIONS, fast=True, metavar="REV")
 
 # the configuration options of every command that reads one (lint, diff, lock: cli.resolve_config)
 CONFIG = Option("config", ("--config",), "text", "Use this configuration file (pyproject.toml or .toolcontract.yaml) "
