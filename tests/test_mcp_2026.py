@@ -231,3 +231,44 @@ def test_an_unanswered_call_is_still_tc801(tmp_path):
     document = json.loads(run_cli("assess", str(path), "--format", "json").stdout)
     (conversation,) = document["conversations"]
     assert conversation["unanswered"] == 1 and [f["rule"] for f in conversation["findings"]] == ["TC801"]
+
+
+def _example(name: str) -> dict:
+    return json.loads((EXAMPLES / name).read_text("utf-8"))
+
+
+def _answered(tmp_path: Path, pairs: list[tuple[str, str]]) -> dict:
+    """assess --format json of an OpenAI Chat transcript offering the example tools (MCP Tool objects), calling
+    each tool named in `pairs` once, answered by the JSON text of the CallToolResult example paired with it."""
+    tools = [_example("Tool__tool-with-array-output-schema.json"),
+             _example("Tool__with-output-schema-for-structured-content.json")]
+    messages: list[dict] = [{"role": "user", "content": "Who is there, and how is the weather?"}]
+    for index, (tool, result) in enumerate(pairs):
+        arguments = "{}" if tool == "list_users" else '{"location": "Paris"}'
+        messages.append({"role": "assistant", "content": None, "tool_calls": [
+            {"id": f"call_{index}", "type": "function", "function": {"name": tool, "arguments": arguments}}]})
+        messages.append({"role": "tool", "tool_call_id": f"call_{index}", "content": json.dumps(_example(result))})
+    messages.append({"role": "assistant", "content": "Done."})
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps({"model": "gpt-5", "tools": tools, "messages": messages}, indent=1), encoding="utf-8")
+    result = run_cli("assess", str(path), "--format", "json")
+    assert result.returncode in (0, 1) and "Traceback" not in result.stderr, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_every_call_result_example_is_read_as_its_tool_promises(tmp_path):
+    pairs = [("list_users", "CallToolResult__result-with-array-structured-content.json"),
+             ("get_weather_data", "CallToolResult__result-with-structured-content.json"),
+             ("get_weather_data", "CallToolResult__result-with-unstructured-text.json"),
+             ("get_weather_data", "CallToolResult__invalid-tool-input-error.json")]
+    assert sorted({name for _, name in pairs}) == [p.name for p in RESULT_EXAMPLES]
+    document = _answered(tmp_path, pairs)
+    (conversation,) = document["conversations"]
+    assert conversation["findings"] == [] and conversation["unanswered"] == 0
+    # an array result of an array schema, an object of an object schema; no structured part to check in a
+    # text-only result or an error result (isError: true)
+    assert [case["outcome"] for case in document["cases"]] == ["needs_evidence"] * 4
+    assert not any(case["reasons"][0] == "the return does not match output_schema" for case in document["cases"])
+    # an array where the tool promises an object is still a mismatch (TC813): the check is real
+    document = _answered(tmp_path, [("get_weather_data", "CallToolResult__result-with-array-structured-content.json")])
+    assert [f["rule"] for f in document["conversations"][0]["findings"]] == ["TC813"]

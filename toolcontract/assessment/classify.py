@@ -265,8 +265,12 @@ def structured_return(record: Record) -> tuple[bool, Any]:
     content the model was given (`as_content`) is structured only as JSON: a mapping or array that is not
     a list of content blocks, the JSON text of an object or array, or content blocks that are exactly one
     such text; prose, images and other blocks are not (found False).
+    An MCP `CallToolResult` without `structuredContent`, or one with `isError: true` (whose content
+    is the error, not the promised value), holds nothing structured (found False).
     """
     value = record.result
+    if _unstructured_call_result(value):
+        return False, None
     if not record.as_content:
         return True, _structured_content(value)
     if isinstance(value, list) and value and all(isinstance(b, dict) and isinstance(b.get("type"), str)
@@ -280,9 +284,25 @@ def structured_return(record: Record) -> tuple[bool, Any]:
         from toolcontract.core.jsoncodec import loads_container
 
         value = loads_container(value)  # None: prose, or not JSON
+    if _unstructured_call_result(value):
+        return False, None
     if isinstance(value, (dict, list)):
         return True, _structured_content(value)
     return False, None
+
+
+# the members of an MCP CallToolResult (2025-11-25 and 2026-07-28) besides structuredContent
+_CALL_RESULT_KEYS = frozenset(("content", "isError", "resultType", "_meta"))
+
+
+def _unstructured_call_result(value: Any) -> bool:
+    """An MCP CallToolResult (`content` blocks, only its own members) that has no structuredContent,
+    or says `isError: true`."""
+    if not (isinstance(value, dict) and isinstance(value.get("content"), list)):
+        return False
+    if value.get("isError") is True:
+        return True
+    return "structuredContent" not in value and _CALL_RESULT_KEYS.issuperset(value)
 
 
 MAX_STRUCTURED_TEXT = 4 * 1024 * 1024  # a longer text result is not parsed to be checked
