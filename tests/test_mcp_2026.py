@@ -272,3 +272,16 @@ def test_every_call_result_example_is_read_as_its_tool_promises(tmp_path):
     # an array where the tool promises an object is still a mismatch (TC813): the check is real
     document = _answered(tmp_path, [("get_weather_data", "CallToolResult__result-with-array-structured-content.json")])
     assert [f["rule"] for f in document["conversations"][0]["findings"]] == ["TC813"]
+
+
+def test_the_lint_cache_keeps_the_revisions_apart(tmp_path):
+    tool = _example("Tool__tool-with-array-output-schema.json")
+    (tmp_path / "tools.json").write_text(json.dumps({"tools": [tool]}, indent=1), encoding="utf-8")
+
+    def rules(*args) -> list[str]:
+        result = run_cli("lint", "-q", "--no-config", "--select", "TC409", *args, "tools.json", cwd=tmp_path)
+        return [line.split()[2] for line in result.stdout.splitlines()]
+
+    assert rules() == ["TC409"]
+    assert rules("--mcp-revision", "2026-07-28") == []
+    assert rules() == ["TC409"] and (tmp_path / ".toolcontract_cache").is_dir()
