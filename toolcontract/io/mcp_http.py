@@ -139,7 +139,7 @@ def fetch_tools_http(url: str, headers: Mapping[str, str] | None = None, timeout
             message = guard["refused"]
         else:
             message = _http_describe(exc)
-            if guard.get("status") and "HTTP " not in message:
+            if guard.get("status") and "HTTP " not in message and "did not answer" not in message:
                 message += f" (the server answered {guard['status'].strip()})"
         raise McpFetchError(label, _blank(message, secrets)) from None
     finally:
@@ -289,8 +289,9 @@ def _make_guarded():
             if request.url.host != self.target.host or request.url.port != self.target.port:
                 self._refuse(request.url)
             response = await self.inner.handle_async_request(request)
-            if response.status_code >= 400:  # the SDK says only "an error response": say which
-                self.guard["status"] = f"HTTP {response.status_code} {httpx2.codes.get_reason_phrase(response.status_code)}"
+            if request.method == "POST":  # a message's answer: the SDK says only "an error response", say which
+                code = response.status_code
+                self.guard["status"] = f"HTTP {code} {httpx2.codes.get_reason_phrase(code)}" if code >= 400 else None
             if 300 <= response.status_code < 400 and "location" in response.headers:
                 try:
                     location = request.url.join(response.headers["location"])
