@@ -208,3 +208,11 @@ def test_convert_and_lock_read_the_server_too(base, tmp_path):
     checked = lint("--locked", "--mcp-url", f"{base}/mcp", "-q", "--format", "json", cwd=tmp_path)
     assert checked.returncode == 0
     assert not [f for f in json.loads(checked.stdout)["findings"] if f["rule"].startswith("TC71")]
+
+
+def test_fix_leaves_a_servers_tools_alone_and_says_so(base):
+    result = lint("--fix", "--mcp-url", f"{base}/mcp", "-q")
+    assert result.returncode == 0
+    assert (f"mcp-http:{base}/mcp: not fixed: a live server's tools are fixed in its code (or in a list written "
+            "by `toolcontract convert --mcp-url URL -o FILE`)") in result.stderr
+    assert f"mcp-http:{base}/mcp:38:22: warning TC203 [x]" in result.stdout

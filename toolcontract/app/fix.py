@@ -92,8 +92,9 @@ def fix_paths(paths: Iterable[str] = (), *, unsafe: bool = False, mcp_stdio: Opt
     notes = [f"{path}:1:1: not fixed: {why}" for path, why in sorted(refused.items())]
     live = {f.path for f in result.findings if f.fix is not None and f.path not in _fixable_files(result)}
     for label in sorted(live):
+        flag = "--mcp-url URL" if label.startswith("mcp-http:") else "--mcp-stdio"
         notes.append(f"{label}: not fixed: a live server's tools are fixed in its code (or in a list written by "
-                     "`toolcontract convert --mcp-stdio -o FILE`)")
+                     f"`toolcontract convert {flag} -o FILE`)")
     remaining_unsafe = sum(1 for f in result.findings if f.fix is not None and not f.fix.safe and not unsafe)
     changed = {path: (originals[path], texts[path]) for path in sorted(texts) if texts[path] != originals[path]}
     return FixOutcome(result, changed, fixed, remaining_unsafe, notes)
