@@ -216,3 +216,12 @@ def test_fix_leaves_a_servers_tools_alone_and_says_so(base):
     assert (f"mcp-http:{base}/mcp: not fixed: a live server's tools are fixed in its code (or in a list written "
             "by `toolcontract convert --mcp-url URL -o FILE`)") in result.stderr
     assert f"mcp-http:{base}/mcp:38:22: warning TC203 [x]" in result.stdout
+
+
+def test_a_header_value_the_server_quotes_back_is_blanked(base):
+    result = lint("--mcp-url", f"{base}/echo/mcp", "--header", f"Authorization: {TOKEN}")
+    assert result.returncode == 2
+    assert_one_line_error(result.stderr)
+    assert result.stderr.startswith(f"mcp-http:{base}/echo/mcp:1:1: tools/list failed: error ")
+    assert "token *** is not valid here" in result.stderr
+    assert SECRET not in result.stderr + result.stdout

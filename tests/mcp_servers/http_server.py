@@ -7,6 +7,7 @@ Paths (one server, one behaviour each, so that one process serves every test):
   /auth/mcp     the same, only with `Authorization: Bearer s3cret-token-4711` (else HTTP 401)
   /slow/mcp     tools/list answers after 60 s
   /error/mcp    tools/list fails (a JSON-RPC error from the SDK)
+  /echo/mcp     tools/list fails with an error that quotes the Authorization header
   /huge/mcp     tools/list answers a 6 MB list (over the 5 MB cap)
   /moved/mcp    307 to http://elsewhere.invalid/mcp (another host)
   /home/mcp     307 to /mcp (the same host: followed)
@@ -46,6 +47,12 @@ async def list_slowly(ctx, params):
     return types.ListToolsResult(tools=TOOLS)
 
 
+async def list_echoing(ctx, params):
+    """Fails quoting the Authorization header it got (as careless servers do)."""
+    given = ctx.request.headers.get("authorization", "") if ctx.request is not None else "(no request)"
+    raise RuntimeError(f"token {given} is not valid here")
+
+
 async def list_failing(ctx, params):
     raise RuntimeError("database of tools is down")
 
@@ -56,7 +63,7 @@ def mcp_app(handler):
 
 
 APPS = {"": mcp_app(list_tools), "/auth": mcp_app(list_tools), "/slow": mcp_app(list_slowly),
-        "/error": mcp_app(list_failing), "/huge": mcp_app(list_tools)}
+        "/error": mcp_app(list_failing), "/echo": mcp_app(list_echoing), "/huge": mcp_app(list_tools)}
 
 
 async def _send(send, status: int, body: bytes, headers=()):
