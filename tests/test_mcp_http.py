@@ -72,6 +72,16 @@ def test_lint_lists_every_page_and_reports_with_the_url_as_path(base):
     assert result.returncode == 0  # warnings only
 
 
+def test_a_server_answering_with_server_sent_events_is_read_the_same(base):
+    json_answer = json.loads(lint("--mcp-url", f"{base}/mcp", "-q", "--format", "json").stdout)["findings"]
+    sse = lint("--mcp-url", f"{base}/sse/mcp", "-q", "--format", "json")
+    assert sse.returncode == 0, sse.stderr
+    found = json.loads(sse.stdout)["findings"]
+    assert {f["path"] for f in found} == {f"mcp-http:{base}/sse/mcp"}
+    strip = lambda rows: [(f["rule"], f["tool"], f["line"], f["column"], f["message"]) for f in rows]  # noqa: E731
+    assert strip(found) == strip(json_answer)
+
+
 def test_lint_text_lines_point_into_the_list_convert_saves(base, tmp_path):
     text = lint("--mcp-url", f"{base}/mcp", "-q", "--format", "text").stdout
     line = next(row for row in text.splitlines() if "TC203 [x]" in row)

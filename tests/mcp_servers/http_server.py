@@ -3,7 +3,8 @@
 of stdout once it listens. Used by tests/test_mcp_http.py; it never runs a tool.
 
 Paths (one server, one behaviour each, so that one process serves every test):
-  /mcp          three tools over two pages of tools/list (a cursor)
+  /mcp          three tools over two pages of tools/list (a cursor), answers as JSON
+  /sse/mcp      the same, answers as server-sent events (the SDK server's default)
   /auth/mcp     the same, only with `Authorization: Bearer s3cret-token-4711` (else HTTP 401)
   /slow/mcp     tools/list answers after 60 s
   /error/mcp    tools/list fails (a JSON-RPC error from the SDK)
@@ -57,13 +58,14 @@ async def list_failing(ctx, params):
     raise RuntimeError("database of tools is down")
 
 
-def mcp_app(handler):
+def mcp_app(handler, json_response=True):
     server = Server("http-test-server", version="1.0", on_list_tools=handler)
-    return server.streamable_http_app(streamable_http_path="/mcp", json_response=True)
+    return server.streamable_http_app(streamable_http_path="/mcp", json_response=json_response)
 
 
 APPS = {"": mcp_app(list_tools), "/auth": mcp_app(list_tools), "/slow": mcp_app(list_slowly),
-        "/error": mcp_app(list_failing), "/echo": mcp_app(list_echoing), "/huge": mcp_app(list_tools)}
+        "/error": mcp_app(list_failing), "/echo": mcp_app(list_echoing), "/huge": mcp_app(list_tools),
+        "/sse": mcp_app(list_tools, json_response=False)}
 
 
 async def _send(send, status: int, body: bytes, headers=()):

@@ -188,7 +188,8 @@ async def _fetch(url: str, headers: dict, budget: Budget, guard: dict) -> LiveTo
         timeout = httpx2.Timeout(max(budget.remaining(), 0.01))
         async with httpx2.AsyncClient(headers=headers, timeout=timeout, transport=transport, trust_env=False,
                                       follow_redirects=False) as client:
-            async with streamable_http_client(url, http_client=client) as streams:
+            async with streamable_http_client(url, http_client=client, **_sse_cap(streamable_http_client, budget)) \
+                    as streams:
                 read_stream, write_stream = streams[0], streams[1]
                 with anyio.move_on_after(budget.remaining()) as deadline:
                     async with _tapped(read_stream, write_stream, tap) as (reader, writer):
@@ -205,6 +206,15 @@ async def _fetch(url: str, headers: dict, budget: Budget, guard: dict) -> LiveTo
         raise McpFetchError(budget.label, f"server did not answer within {budget.timeout:g}s"
                                           f"{tap.progress(budget.pages)}")
     raise McpFetchError(budget.label, "server closed the connection before listing its tools")
+
+
+def _sse_cap(client, budget: Budget) -> dict:
+    """The SDK's own cap on one server-sent event (1 MiB by default) raised to ours for a message, so that
+    both transports take the same lists."""
+    import inspect
+
+    return {"max_sse_event_size": budget.max_message} if "max_sse_event_size" in inspect.signature(client).parameters \
+        else {}
 
 
 def _tapped(read_stream, write_stream, tap: _Tap):
