@@ -235,3 +235,17 @@ def test_a_header_value_the_server_quotes_back_is_blanked(base):
     assert result.stderr.startswith(f"mcp-http:{base}/echo/mcp:1:1: tools/list failed: error ")
     assert "token *** is not valid here" in result.stderr
     assert SECRET not in result.stderr + result.stdout
+
+
+def test_only_initialize_and_tools_list_are_asked_never_a_tool_call(base):
+    import urllib.request
+
+    def methods() -> list:
+        with urllib.request.urlopen(f"{base}/methods", timeout=5) as answer:  # 127.0.0.1 only
+            return json.loads(answer.read())
+
+    before = len(methods())
+    assert lint("--mcp-url", f"{base}/mcp", "-q").returncode == 0
+    asked = methods()[before:]
+    assert [m for m in asked if not m.startswith("notifications/")] == ["initialize", "tools/list", "tools/list"]
+    assert "tools/call" not in asked

@@ -12,6 +12,7 @@ Paths (one server, one behaviour each, so that one process serves every test):
   /huge/mcp     tools/list answers a 6 MB list (over the 5 MB cap)
   /moved/mcp    307 to http://elsewhere.invalid/mcp (another host)
   /home/mcp     307 to /mcp (the same host: followed)
+  /methods      GET: the JSON-RPC methods every POST so far asked for
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from mcp import types
 from mcp.server.lowlevel.server import Server
 
 TOKEN = "Bearer s3cret-token-4711"
+METHODS: list = []  # the JSON-RPC methods of every POST, for GET /methods
 SCHEMA = {"type": "object", "properties": {"path": {"type": "string", "description": "The file to read."}},
           "required": ["path"], "additionalProperties": False}
 TOOLS = [
@@ -92,7 +94,10 @@ async def app(scope, receive, send):
         if given != TOKEN:
             await _send(send, 401, b'{"error": "unauthorized"}', [(b"content-type", b"application/json")])
             return
-    if prefix == "/huge" and scope["method"] == "POST":
+    if path == "/methods":  # what every POST asked for so far, in order
+        await _send(send, 200, json.dumps(METHODS).encode(), [(b"content-type", b"application/json")])
+        return
+    if scope["method"] == "POST":
         body = b""
         while True:
             message = await receive()
@@ -100,19 +105,22 @@ async def app(scope, receive, send):
             if not message.get("more_body"):
                 break
         request = json.loads(body)
-        if request.get("method") == "tools/list":
+        for item in request if isinstance(request, list) else [request]:
+            if isinstance(item, dict) and "method" in item:
+                METHODS.append(item["method"])
+        if prefix == "/huge" and request.get("method") == "tools/list":
             tool = {"name": "t", "description": "d" * 1000, "inputSchema": {"type": "object"}}
             answer = json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": [tool] * 6000}})
             await _send(send, 200, answer.encode(), [(b"content-type", b"application/json")])
             return
-        replayed = False
+        replayed, original = False, receive
 
-        async def replay():
+        async def replay():  # the body read above, then what the connection sends next (its end)
             nonlocal replayed
             if not replayed:
                 replayed = True
                 return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
+            return await original()
 
         receive = replay
     inner = dict(scope, path=path[len(prefix):] or "/", root_path=scope.get("root_path", "") + prefix)
