@@ -249,3 +249,11 @@ def test_only_initialize_and_tools_list_are_asked_never_a_tool_call(base):
     asked = methods()[before:]
     assert [m for m in asked if not m.startswith("notifications/")] == ["initialize", "tools/list", "tools/list"]
     assert "tools/call" not in asked
+
+
+def test_the_library_lints_a_server_with_headers_as_a_dict(base):
+    from toolcontract import lint_paths
+
+    result = lint_paths(mcp_url=[f"{base}/auth/mcp"], headers={"Authorization": TOKEN}, no_config=True)
+    assert {f.tool for f in result.findings} == {"read_file", "stat_file", "x"}
+    assert {f.path for f in result.findings} == {f"mcp-http:{base}/auth/mcp"}

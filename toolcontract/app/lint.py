@@ -122,11 +122,13 @@ def lint_paths(
 
 
 def http_options(urls: list[str], headers, allow_insecure: bool) -> dict[str, str]:
-    """The `Name: value` headers as a dict (exit 2 for one that is not, its value never said); --header and
-    --allow-insecure without --mcp-url are exit 2."""
+    """The `Name: value` headers (or a dict of them) as a dict: exit 2 for one that is not (its value never
+    said), and for --header or --allow-insecure without --mcp-url."""
     from toolcontract.io.errors import InputError
     from toolcontract.io.mcp_http import parse_header
 
+    if isinstance(headers, dict):  # the library's callers may give {name: value}
+        headers = [f"{name}: {value}" for name, value in headers.items()]
     headers = _listed(headers)
     if (headers or allow_insecure) and not urls:
         raise InputError("toolcontract: --header and --allow-insecure go with --mcp-url")
