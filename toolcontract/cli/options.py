@@ -41,6 +41,16 @@ def mcp_timeout(value: Optional[float]) -> Optional[float]:
     return value
 
 
+def http_headers(values):
+    """`--header 'Name: value'`: each one splits (toolcontract.io.mcp_http.parse_header); the message never
+    holds a value."""
+    from toolcontract.io.mcp_http import parse_header
+
+    for value in values or ():
+        parse_header(value)
+    return values
+
+
 class Option(Record):
     """One parameter of a command, named by its keyword in the command's run function.
 
@@ -99,6 +109,13 @@ STATISTICS = Option("statistics", ("--statistics",), "flag", "Print the number o
 MAX_WARNINGS = Option("max_warnings", ("--max-warnings",), "count", "Exit 1 when there are more than N warnings "
                       "(errors fail by --fail-on).", minimum=0, metavar="N", fast=True)
 
+# the HTTP options of every command that reads a live server (lint, convert, lock: toolcontract.io.mcp_http)
+HEADER = Option("header", ("--header",), "text", "With --mcp-url: send this HTTP header, 'Name: value' (e.g. "
+                "'Authorization: Bearer ...'). Repeatable. Values are never printed.", multiple=True, metavar="HEADER",
+                check=http_headers)
+ALLOW_INSECURE = Option("allow_insecure", ("--allow-insecure",), "flag", "With --mcp-url: allow http:// to an "
+                        "address that is not loopback (headers then travel unencrypted).", default=False)
+
 LINT = Command("lint", (
     Option("paths", (), "paths", "Descriptor files or folders (folders: *.yaml, *.yml, *.json that .gitignore does not "
            "ignore; files that are no tool list are skipped). '-' reads stdin.", multiple=True, fast=True),
@@ -121,8 +138,13 @@ LINT = Command("lint", (
     Option("mcp_stdio", ("--mcp-stdio",), "text", "Start this MCP server over stdio (a command line, quoted), list "
            "its tools and lint them; never calls a tool. Repeatable; paths are then optional.", multiple=True,
            metavar="COMMAND"),
-    Option("mcp_timeout", ("--mcp-timeout",), "seconds", "Time a --mcp-stdio server has to start, initialize and "
-           "list all its tools.", default=20.0, metavar="SECONDS", check=mcp_timeout),
+    Option("mcp_url", ("--mcp-url",), "text", "Connect to this MCP server over Streamable HTTP (https://, or http:// "
+           "to a loopback address), list its tools and lint them; never calls a tool. Repeatable; paths are then "
+           "optional.", multiple=True, metavar="URL"),
+    HEADER,
+    ALLOW_INSECURE,
+    Option("mcp_timeout", ("--mcp-timeout",), "seconds", "Time a --mcp-stdio or --mcp-url server has to start, "
+           "initialize and list all its tools.", default=20.0, metavar="SECONDS", check=mcp_timeout),
     Option("locked", ("--locked",), "flag", "Also check the tools against toolcontract.lock (see `toolcontract "
            "lock`): changed under the same version, added, removed.", default=False),
     Option("lock_file", ("--lock-file",), "text", "The lockfile for --locked (default: toolcontract.lock here); "
