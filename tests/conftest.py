@@ -43,6 +43,8 @@ EXPECTED_RULES: dict[str, Severity] = {
     "TC513": Severity.WARNING,
     # issue 13: Gemini schema shapes; tool-list limits and context cost (list rules)
     "TC514": Severity.ERROR, "TC515": Severity.ERROR, "TC516": Severity.ERROR, "TC517": Severity.WARNING,
+    # issue 19: MCP 2026-07-28 (x-mcp-header; fields the revision removed)
+    "TC520": Severity.ERROR, "TC521": Severity.WARNING,
     # issue 7: security rules (tool poisoning, hostile values, backtracking patterns)
     "TC601": Severity.ERROR, "TC602": Severity.ERROR, "TC603": Severity.ERROR, "TC604": Severity.ERROR,
     "TC605": Severity.ERROR, "TC606": Severity.ERROR, "TC607": Severity.WARNING, "TC608": Severity.ERROR,

@@ -21,8 +21,9 @@ from toolcontract.core.rule import Bad, SURFACES
 from toolcontract.lint.rules.tc5_portability.tc507_strict_value_unsupported import pattern_feature
 from toolcontract.core.model import Severity
 
-# TC5xx rules that run on every lint, for no surface: the context cost of a tool list is no provider's limit
-DEFAULT_ON = {"TC517"}
+# TC5xx rules that run on every lint, for no surface: the context cost of a tool list is no provider's limit;
+# TC520 and TC521 (issue 19) judge an MCP list by the revision it is served under, which the list itself says
+DEFAULT_ON = {"TC517", "TC520", "TC521"}
 RULES = {rule_id: rule for rule_id, rule in all_rules().items() if rule_id.startswith("TC5") and rule_id not in DEFAULT_ON}
 HEAD = {"toolcontract": 1, "name": "weather_current", "effect": "read"}
 

@@ -515,3 +515,20 @@ def test_any_value_in_any_place_is_read_or_reported_never_raised(place, junk):
         check(conversation)
         envelopes, _ = TranscriptAssessor().assess(conversation)
         assert all(e.correlation_id for e in envelopes)
+
+
+def test_an_mcp_result_that_is_not_finished_leaves_the_call_pending(runner, tmp_path):
+    # MCP 2026-07-28 (issue 19): a CallToolResult with resultType task or input_required does not answer the call
+    spans = [tool_span(1, gen_ai__tool__call__result='{"resultType": "task", "task": {"taskId": "t1"}}'),
+             tool_span(2, gen_ai__tool__call__result='{"resultType": "input_required", "inputRequests": {}}'),
+             tool_span(3, gen_ai__tool__call__result='{"resultType": "complete", "content": []}')]
+    data = assess_json(runner, write(tmp_path, document(*spans)), "--tools", TOOLS)
+    cases = by_correlation(data)
+    for call_id, kind in (("call_01", "task"), ("call_02", "input_required")):
+        assert cases[call_id]["outcome"] == "allowed"
+        assert f"resultType '{kind}': the call has not finished" in cases[call_id]["reasons"][0]
+    assert "has not finished" not in " ".join(cases["call_03"]["reasons"])
+    assert cases["call_03"]["evidence"]["record"]["result"] == {"resultType": "complete", "content": []}
+    (conversation,) = data["conversations"]
+    assert conversation["unanswered"] == 0
+    assert not any(f["rule"] == "TC801" for f in conversation["findings"])

@@ -44,6 +44,8 @@ def fix_paths(paths: Iterable[str] = (), *, unsafe: bool = False, mcp_stdio: Opt
 
     paths = _listed(paths)
     servers = _listed(mcp_stdio)
+    urls = _listed(options.pop("mcp_url", None))
+    http = {"headers": options.pop("headers", None), "allow_insecure": options.pop("allow_insecure", False)}
     if "-" in paths:
         raise InputError("toolcontract: --fix and --diff edit files: stdin is never fixed (lint it without them)")
     options.update(cache=False, jobs=1)
@@ -52,7 +54,7 @@ def fix_paths(paths: Iterable[str] = (), *, unsafe: bool = False, mcp_stdio: Opt
     refused: dict[str, str] = {}  # path -> why it is not fixed
     fixed = 0
     result = None
-    for _ in range(MAX_ROUNDS if paths or not servers else 0):
+    for _ in range(MAX_ROUNDS if paths or not (servers or urls) else 0):
         result = lint_paths(paths, replace=texts, **options)
         linted = _fixable_files(result)
         by_file: dict[str, list] = {}
@@ -85,13 +87,14 @@ def fix_paths(paths: Iterable[str] = (), *, unsafe: bool = False, mcp_stdio: Opt
             break
     else:
         result = None
-    if result is None or servers:  # the last edits (rounds ran out), or the servers, not linted yet
-        result = lint_paths(paths, replace=texts, mcp_stdio=servers, **options)
+    if result is None or servers or urls:  # the last edits (rounds ran out), or the servers, not linted yet
+        result = lint_paths(paths, replace=texts, mcp_stdio=servers, mcp_url=urls, **http, **options)
     notes = [f"{path}:1:1: not fixed: {why}" for path, why in sorted(refused.items())]
     live = {f.path for f in result.findings if f.fix is not None and f.path not in _fixable_files(result)}
     for label in sorted(live):
+        flag = "--mcp-url URL" if label.startswith("mcp-http:") else "--mcp-stdio"
         notes.append(f"{label}: not fixed: a live server's tools are fixed in its code (or in a list written by "
-                     "`toolcontract convert --mcp-stdio -o FILE`)")
+                     f"`toolcontract convert {flag} -o FILE`)")
     remaining_unsafe = sum(1 for f in result.findings if f.fix is not None and not f.fix.safe and not unsafe)
     changed = {path: (originals[path], texts[path]) for path in sorted(texts) if texts[path] != originals[path]}
     return FixOutcome(result, changed, fixed, remaining_unsafe, notes)

@@ -23,7 +23,11 @@ def lint_paths(
     fail_on: Optional[str] = None,
     targets: Optional[Iterable[str]] = None,
     input_format: Optional[str] = None,
+    mcp_revision: Optional[str] = None,
     mcp_stdio: Optional[Iterable[str]] = None,
+    mcp_url: Optional[Iterable[str]] = None,
+    headers: Optional[Iterable[str]] = None,
+    allow_insecure: bool = False,
     mcp_timeout: float = 20.0,
     locked: bool = False,
     lock_file: Optional[str] = None,
@@ -33,7 +37,8 @@ def lint_paths(
     cache: bool = False,
     replace: Optional[dict] = None,
 ):
-    """Lint the descriptor files and folders `paths` (and the live MCP servers `mcp_stdio`) as `toolcontract
+    """Lint the descriptor files and folders `paths` (and the live MCP servers: `mcp_stdio` commands, `mcp_url`
+    Streamable HTTP endpoints, each request with the `headers`, 'Name: value' each) as `toolcontract
     lint` does: the configuration in force (`config`, else the nearest one, none with `no_config`) under
     the options given, which win over it. `jobs` 0 picks a process pool when it pays, 1 lints in this
     process; `cache` reads and writes the lint cache (`.toolcontract_cache`). The result's `fail_on` is
@@ -42,7 +47,7 @@ def lint_paths(
     before anything is written)."""
     from toolcontract.app.codes import split_codes
     from toolcontract.io.errors import InputError as UsageFailure
-    from toolcontract.io.inputs import fetch_live, named_for, read_inputs, resolve_config
+    from toolcontract.io.inputs import fetch_live, fetch_live_http, named_for, read_inputs, resolve_config
     from toolcontract.lint.engine import Selection, SelectionError, lint_files, rule_ids
     from toolcontract.core.model import Severity
     from toolcontract.io.document import DEFAULT_LIMITS
@@ -60,6 +65,7 @@ def lint_paths(
         severity={code: Severity.parse(level) for code, level in cfg.severity.items()},
         contracts_required=cfg.contracts == "required",
         options=cfg.options,
+        mcp_revision=mcp_revision,
     )
     try:
         try:
@@ -69,11 +75,12 @@ def lint_paths(
     except SelectionError as exc:
         raise UsageFailure(f"toolcontract: {exc}") from None
     fail_on = fail_on or cfg.fail_on or "error"
-    paths, mcp_stdio = _listed(paths), _listed(mcp_stdio)
-    if not paths and not mcp_stdio:
+    paths, mcp_stdio, mcp_url = _listed(paths), _listed(mcp_stdio), _listed(mcp_url)
+    http = http_options(mcp_url, headers, allow_insecure)
+    if not paths and not mcp_stdio and not mcp_url:
         if cfg.path is None:
             raise UsageFailure("toolcontract: lint needs descriptor paths (or a configuration file with `include`), "
-                               "or --mcp-stdio COMMAND to lint a live MCP server")
+                               "or --mcp-stdio COMMAND or --mcp-url URL to lint a live MCP server")
         paths = [os.path.relpath(cfg.root)]  # the configuration's folder, through include/exclude
     from toolcontract.io.overlay import pair_overlays
 
@@ -91,6 +98,7 @@ def lint_paths(
         selection = selection._replace(per_file_ignores={p: c for p, c in ignored.items() if c})
     # servers answer before anything is printed: one that cannot is exit 2, as a missing file is
     live = [fetch_live(command, mcp_timeout) for command in dict.fromkeys(mcp_stdio or ())]
+    live += [fetch_live_http(url, http, mcp_timeout, allow_insecure) for url in dict.fromkeys(mcp_url)]
     if locked or lock_file is not None or live:
         jobs = 1  # the lock check reads every loaded tool; a live fetch may leave threads behind
     elif jobs == 0:
@@ -113,6 +121,27 @@ def lint_paths(
         raise UsageFailure(nothing_found(paths or [], [tools.label for tools in live], len(result.skipped)))
     result.fail_on = Severity.parse(fail_on)
     return result
+
+
+def http_options(urls: list[str], headers, allow_insecure: bool) -> dict[str, str]:
+    """The `Name: value` headers (or a dict of them) as a dict: exit 2 for one that is not (its value never
+    said), and for --header or --allow-insecure without --mcp-url."""
+    from toolcontract.io.errors import InputError
+    from toolcontract.io.mcp_http import parse_header
+
+    if isinstance(headers, dict):  # the library's callers may give {name: value}
+        headers = [f"{name}: {value}" for name, value in headers.items()]
+    headers = _listed(headers)
+    if (headers or allow_insecure) and not urls:
+        raise InputError("toolcontract: --header and --allow-insecure go with --mcp-url")
+    parsed: dict[str, str] = {}
+    for text in headers:
+        try:
+            name, value = parse_header(text)
+        except ValueError as exc:
+            raise InputError(f"toolcontract: {exc}") from None
+        parsed[name] = value
+    return parsed
 
 
 def _listed(values) -> list[str]:

@@ -48,8 +48,8 @@ def check_lock(result, lock_file: str, selection, paths: Optional[List[str]]):
 
 def lock_source(path: str, lock_dir: str) -> str:
     """A tool's source as the lockfile records it: relative to the lockfile's folder, with `/`;
-    a stand-in path (`mcp-stdio:…`, `<stdin>`) as it is."""
-    if path.startswith("mcp-stdio:") or path.startswith("<"):
+    a stand-in path (`mcp-stdio:…`, `mcp-http:…`, `<stdin>`) as it is."""
+    if path.startswith(("mcp-stdio:", "mcp-http:")) or path.startswith("<"):
         return path
     try:
         rel = os.path.relpath(os.path.abspath(path), lock_dir)

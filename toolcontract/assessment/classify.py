@@ -81,9 +81,10 @@ def _evidence_scope(admission: Admission) -> list[str]:
 
 
 def classify(admission: Admission, record: Record | None, observation: Observation | None,
-             pending: bool = False) -> Classification:
+             pending: bool | str = False) -> Classification:
     """The outcome of an admission with what the record and the read-back show. `pending`: the recording
-    ends before the call's result could be in it (evidence-only)."""
+    ends before the call's result could be in it (evidence-only); a text: why the call is unfinished
+    although a result is recorded (MCP `resultType` task or input_required)."""
     unverified = _evidence_scope(admission) + admission.unverified()
     call = admission.call
     refusal = admission.refusal
@@ -127,6 +128,10 @@ def classify(admission: Admission, record: Record | None, observation: Observati
     tool = call.tool
     assert tool is not None
     if record is None:
+        if isinstance(pending, str):
+            gates = "every judged gate passed" if admission.evidence_only else "every gate passed"
+            return _done(Outcome.ALLOWED, EffectState.NONE, NextStep.NONE, (f"{gates}; {pending}",),
+                         ["execution (the call has not finished: pending)", *unverified])
         if admission.evidence_only:
             why = ("the recording ends before a result" if pending else "the recording holds no result")
             return _done(Outcome.ALLOWED, EffectState.NONE, NextStep.NONE,
@@ -260,8 +265,12 @@ def structured_return(record: Record) -> tuple[bool, Any]:
     content the model was given (`as_content`) is structured only as JSON: a mapping or array that is not
     a list of content blocks, the JSON text of an object or array, or content blocks that are exactly one
     such text; prose, images and other blocks are not (found False).
+    An MCP `CallToolResult` without `structuredContent`, or one with `isError: true` (whose content
+    is the error, not the promised value), holds nothing structured (found False).
     """
     value = record.result
+    if _unstructured_call_result(value):
+        return False, None
     if not record.as_content:
         return True, _structured_content(value)
     if isinstance(value, list) and value and all(isinstance(b, dict) and isinstance(b.get("type"), str)
@@ -275,9 +284,25 @@ def structured_return(record: Record) -> tuple[bool, Any]:
         from toolcontract.core.jsoncodec import loads_container
 
         value = loads_container(value)  # None: prose, or not JSON
+    if _unstructured_call_result(value):
+        return False, None
     if isinstance(value, (dict, list)):
         return True, _structured_content(value)
     return False, None
+
+
+# the members of an MCP CallToolResult (2025-11-25 and 2026-07-28) besides structuredContent
+_CALL_RESULT_KEYS = frozenset(("content", "isError", "resultType", "_meta"))
+
+
+def _unstructured_call_result(value: Any) -> bool:
+    """An MCP CallToolResult (`content` blocks, only its own members) that has no structuredContent,
+    or says `isError: true`."""
+    if not (isinstance(value, dict) and isinstance(value.get("content"), list)):
+        return False
+    if value.get("isError") is True:
+        return True
+    return "structuredContent" not in value and _CALL_RESULT_KEYS.issuperset(value)
 
 
 MAX_STRUCTURED_TEXT = 4 * 1024 * 1024  # a longer text result is not parsed to be checked

@@ -36,6 +36,9 @@ Loops (runbook R3):
   Anthropic's `is_error`; in the OpenAI formats, which have no error flag, a result whose
   text starts with "error", "exception", "traceback" or "failed", a JSON object with an
   `error`/`errors` member, or an MCP `isError=True` / `"isError": true` inside it.
+- MCP 2026-07-28: a result whose `resultType` is `input_required` or `task` (the CallToolResult
+  as the content, or as its JSON text) does not finish its call: the call is *pending*, neither
+  answered nor unanswered (TC801 is silent); a later result with its id still answers it.
 - TC807 (an empty or whitespace-only error result) needs an explicit error flag, so it
   applies to Anthropic `is_error` results only.
 """
@@ -173,6 +176,8 @@ class Analysis:
     # of the tools offered; empty when only the conversation's shape is checked (TC811, TC813 need them)
     envelopes: dict[Call, Any] = field(default_factory=dict)
     registry: Any = None
+    # call -> the MCP result that leaves it unfinished (resultType input_required or task: `pending_type`)
+    pending: dict[Call, Result] = field(default_factory=dict)
     _arguments: dict[Call, tuple[Any, str | None]] = field(default_factory=dict, repr=False)  # parsed once each
 
     def answer(self, call: Call) -> Result | None:
@@ -220,6 +225,7 @@ def analyse(conversation: Conversation) -> Analysis:
     answered_by: dict[str, Result] = {}
     orphans: list[tuple[Result, str]] = []
     duplicates: list[tuple[Call, Call]] = []
+    waiting: dict[Call, Result] = {}
     for message in conversation.messages:
         # results before calls within one message: a message answering and calling at once is
         # not a valid shape, and a result may never answer a call placed after it
@@ -229,7 +235,9 @@ def analyse(conversation: Conversation) -> Analysis:
                 orphans.append((result, "it names no call id"))
                 continue
             pending = open_calls.get(key)
-            if pending:
+            if pending and pending_type(result) is not None:
+                waiting[pending[0]] = result  # not finished: the call stays open for its final result
+            elif pending:
                 call = pending.pop(0)
                 answers[call] = result
                 answered_by[key] = result
@@ -247,8 +255,36 @@ def analyse(conversation: Conversation) -> Analysis:
             key = call.pair if call.pair is not None else call.id
             if key is not None:
                 open_calls.setdefault(key, []).append(call)
-    unanswered = [c for c in conversation.calls if c not in answers]
-    return Analysis(answers, unanswered, orphans, duplicates, turns(conversation))
+    waiting = {call: result for call, result in waiting.items() if call not in answers}
+    unanswered = [c for c in conversation.calls if c not in answers and c not in waiting]
+    return Analysis(answers, unanswered, orphans, duplicates, turns(conversation), pending=waiting)
+
+
+# MCP 2026-07-28 `resultType`s of a CallToolResult that does not finish the call
+PENDING_RESULT_TYPES = ("input_required", "task")
+
+
+def pending_type(result: Result) -> str | None:
+    """The `resultType` of an MCP result that leaves its call unfinished (PENDING_RESULT_TYPES), else None.
+
+    The content is the CallToolResult (a mapping), or its JSON text (a string, or the text of one
+    text block, as a client hands an MCP result to a model)."""
+    content = result.content
+    if isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict):
+        content = content[0].get("text", content[0])
+    if isinstance(content, str):
+        text = content.strip()
+        if not (text.startswith("{") and '"resultType"' in text):
+            return None
+        try:
+            content = json.loads(text)
+        except (ValueError, RecursionError):
+            return None
+    if isinstance(content, dict):
+        kind = content.get("resultType")
+        if kind in PENDING_RESULT_TYPES:
+            return kind
+    return None
 
 
 @dataclass(frozen=True, eq=False)

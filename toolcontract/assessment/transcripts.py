@@ -9,7 +9,7 @@ import json
 from typing import Iterable, Iterator
 
 from toolcontract.assessment.conversation import (Call, Conversation, ConversationReport, Options, Result, analyse,
-                                              check, report, result_text)
+                                              check, pending_type, report, result_text)
 from toolcontract.assessment.registry import Registry, Tool, compile_tool
 from toolcontract.core.model import Candidate, Case, Record
 
@@ -93,7 +93,10 @@ class TranscriptAssessor:
             if call.origin:
                 source.update(call.origin)
             record, pending = record_of(analysis.answer(call)), False
-            if record is None and evidence_only:  # no result: lost if the conversation went on, else pending
+            waiting = analysis.pending.get(call)
+            if record is None and waiting is not None:  # MCP: the result says the call has not finished
+                pending = f"the result says resultType {pending_type(waiting)!r}: the call has not finished"
+            elif record is None and evidence_only:  # no result: lost if the conversation went on, else pending
                 if goes_on_after(conversation, call):
                     record = Record("lost", call_id=call.id, sent=None,
                                     note="no result in the recording although the conversation goes on after "

@@ -256,7 +256,11 @@ def run_lint(
     exit_zero: bool = False,
     target: Optional[List[str]] = None,
     input_format: Optional[str] = None,
+    mcp_revision: Optional[str] = None,
     mcp_stdio: Optional[List[str]] = None,
+    mcp_url: Optional[List[str]] = None,
+    header: Optional[List[str]] = None,
+    allow_insecure: bool = False,
     mcp_timeout: float = 20.0,
     locked: bool = False,
     lock_file: Optional[str] = None,
@@ -287,7 +291,9 @@ def run_lint(
         raise UsageFailure("toolcontract: -o/--output needs a file name (it was empty)")
     root = sarif_root(root)
     arguments = dict(select=select, ignore=ignore, fail_on=fail_on, targets=target, input_format=input_format,
-                     mcp_stdio=mcp_stdio, mcp_timeout=mcp_timeout, locked=locked, lock_file=lock_file, config=config,
+                     mcp_revision=mcp_revision, mcp_stdio=mcp_stdio, mcp_url=mcp_url, headers=header,
+                     allow_insecure=allow_insecure, mcp_timeout=mcp_timeout, locked=locked, lock_file=lock_file,
+                     config=config,
                      no_config=no_config, jobs=jobs, cache=not no_cache)
     if unsafe_fixes and not (fix or diff):
         raise UsageFailure("toolcontract: --unsafe-fixes works with --fix or --diff")

@@ -108,6 +108,7 @@ Format = choice_enum("Format", RULES_FORMATS)
 LintFormat = choice_enum("LintFormat", options.LINT["output_format"].choices)
 AssessFormat = choice_enum("AssessFormat", options.ASSESS["output_format"].choices)
 FailOn = choice_enum("FailOn", options.FAIL_ON)
+McpRevision = choice_enum("McpRevision", options.MCP_REVISIONS)
 
 
 def typer_check(check: Callable):
@@ -159,7 +160,8 @@ def _typer_parameter(option: options.Option, enums: dict) -> inspect.Parameter:
 def table_command(command: options.Command, run: Callable[[], Callable[..., int]], doc: str) -> Callable:
     """Register `command` with Typer, its parameters built from the table; the function Typer
     calls passes them, choices as their values, to `run()` (looked up at call time)."""
-    enums = {tuple(item.value for item in enum): enum for enum in (LintFormat, AssessFormat, FailOn, Format)}
+    enums = {tuple(item.value for item in enum): enum for enum in (LintFormat, AssessFormat, FailOn, Format,
+                                                                             McpRevision)}
     parameters = [_typer_parameter(option, enums) for option in command.options]
 
     def function(**values) -> None:
@@ -231,8 +233,12 @@ def convert_command(
     to: ConvertTarget = typer.Option(ConvertTarget.mcp, "--to", help="The format to write."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT", help="Write here (replaced whole, never in part) instead of stdout. For --to native, a .yaml/.yml name gets YAML."),
     input_format: Optional[str] = typer.Option(None, "--input-format", help="Read IN in this format instead of detecting it."),
+    mcp_revision: Optional[McpRevision] = typer.Option(None, "--mcp-revision", metavar=help_metavar(options.MCP_REVISION), help="Read an MCP IN as served under this revision, and write --to mcp in it (default: the revision IN says, else 2025-11-25)."),
     mcp_stdio: Optional[str] = typer.Option(None, "--mcp-stdio", metavar="COMMAND", help="Instead of IN: start this MCP server over stdio and convert the tools it lists (it never calls one)."),
-    timeout: Optional[float] = typer.Option(None, "--mcp-timeout", metavar="SECONDS", callback=mcp_timeout_seconds, help="Seconds the MCP server gets to start and list its tools (with --mcp-stdio; default 20)."),
+    mcp_url: Optional[str] = typer.Option(None, "--mcp-url", metavar="URL", help="Instead of IN: connect to this MCP server over Streamable HTTP (https://, or http:// to a loopback address) and convert the tools it lists (it never calls one)."),
+    header: Optional[List[str]] = typer_option(options.HEADER),
+    allow_insecure: bool = typer_option(options.ALLOW_INSECURE),
+    timeout: Optional[float] = typer.Option(None, "--mcp-timeout", metavar="SECONDS", callback=mcp_timeout_seconds, help="Seconds the MCP server gets to start and list its tools (with --mcp-stdio or --mcp-url; default 20)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list what the target cannot hold."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="List what the target cannot hold field by field, each with why."),
 ) -> None:
@@ -244,22 +250,27 @@ def convert_command(
     from toolcontract.convert import LABELS, convert, render, unread_fields
     from toolcontract.report.common import line_start, printable
 
-    if (path is None) == (mcp_stdio is None):
-        raise click_errors.UsageError("convert takes one input: a file IN, or --mcp-stdio COMMAND")
-    if timeout is not None and mcp_stdio is None:
-        raise click_errors.UsageError("--mcp-timeout goes with --mcp-stdio")
-    label, document, overlay = _convert_input(path, mcp_stdio, timeout)
-    if mcp_stdio is not None and input_format is None:  # a server's tools/list answer is MCP, even when empty
+    if [path, mcp_stdio, mcp_url].count(None) != 2:
+        raise click_errors.UsageError("convert takes one input: a file IN, --mcp-stdio COMMAND or --mcp-url URL")
+    if timeout is not None and mcp_stdio is None and mcp_url is None:
+        raise click_errors.UsageError("--mcp-timeout goes with --mcp-stdio or --mcp-url")
+    if (header or allow_insecure) and mcp_url is None:
+        raise click_errors.UsageError("--header and --allow-insecure go with --mcp-url")
+    label, document, overlay = _convert_input(path, mcp_stdio, timeout, mcp_url, list(header or ()), allow_insecure)
+    revision = mcp_revision.value if mcp_revision is not None else None
+    live = mcp_stdio is not None or mcp_url is not None
+    if live and input_format is None:  # a server's tools/list answer is MCP, even when empty
         input_format = "mcp"
-    if mcp_stdio is not None and to is ConvertTarget.mcp:
+    if live and to is ConvertTarget.mcp and revision is None:
         # the server's own tools/list answer is MCP already: saved as fetched, every field kept
         text, notes, warnings = document.text, [], []
     else:
-        views, notes = _convert_read(label, document, overlay, input_format)
+        views, notes = _convert_read(label, document, overlay, input_format, revision)
         # an effect derived from MCP hints is written as an effect class in our format; other targets
         # keep the hints it came from as they are (deriving hints back from it would invent some)
         result = convert([view.data if to is ConvertTarget.native or view.effect_origin is None
-                          else {k: v for k, v in view.data.items() if k != "effect"} for view in views], to.value)
+                          else {k: v for k, v in view.data.items() if k != "effect"} for view in views], to.value,
+                         mcp_revision=revision or _written_revision(views))
         warnings = [w for index, view in enumerate(views) for w in unread_fields(view, index)] + result.warnings
         as_yaml = to is ConvertTarget.native and output is not None and output.lower().endswith((".yaml", ".yml"))
         try:
@@ -300,15 +311,24 @@ def _fields_by_tool(warnings) -> dict[str, list[str]]:
     return {tool: list(fields) for tool, fields in found.items()}
 
 
-def _convert_input(path: Optional[str], mcp_stdio: Optional[str], timeout: Optional[float]):
+def _convert_input(path: Optional[str], mcp_stdio: Optional[str], timeout: Optional[float],
+                   mcp_url: Optional[str] = None, header: Optional[List[str]] = None, allow_insecure: bool = False):
     """(label, Document, overlay Document or None) of the one input; exit 2 when either cannot be read."""
     from toolcontract.io.document import DEFAULT_LIMITS, LoadError, load_bytes, load_text
 
-    if mcp_stdio is not None:
+    if mcp_stdio is not None or mcp_url is not None:
         from toolcontract.io import mcp_live
 
+        seconds = mcp_live.DEFAULT_TIMEOUT if timeout is None else timeout
         try:
-            live = mcp_live.fetch_tools(mcp_stdio, mcp_live.DEFAULT_TIMEOUT if timeout is None else timeout)
+            if mcp_url is not None:
+                from toolcontract.app.lint import http_options
+                from toolcontract.io.mcp_http import fetch_tools_http
+
+                headers = http_options([mcp_url], header, allow_insecure)
+                live = fetch_tools_http(mcp_url, headers, seconds, allow_insecure)
+            else:
+                live = mcp_live.fetch_tools(mcp_stdio, seconds)
             label, text = live.label, live.json_text
         except mcp_live.McpFetchError as exc:
             raise UsageFailure(exc.line) from None
@@ -337,7 +357,14 @@ def _convert_input(path: Optional[str], mcp_stdio: Optional[str], timeout: Optio
     return name, load(name, content), overlay
 
 
-def _convert_read(label: str, document, overlay, input_format: Optional[str]):
+def _written_revision(views) -> Optional[str]:
+    """The MCP revision `--to mcp` writes without --mcp-revision: the one an MCP input was read in
+    (so MCP to MCP keeps its revision), else None (convert's default, 2025-11-25)."""
+    revisions = {view.mcp_revision for view in views if view.mcp_revision is not None}
+    return revisions.pop() if len(revisions) == 1 else None
+
+
+def _convert_read(label: str, document, overlay, input_format: Optional[str], mcp_revision: Optional[str] = None):
     """The tools read (ToolViews), and `path:line:col: warning: ...` notes for what reading
     left out or found amiss. Exit 2 when no reader can place the document."""
     from toolcontract.convert import LABELS
@@ -346,7 +373,7 @@ def _convert_read(label: str, document, overlay, input_format: Optional[str]):
 
     if input_format is not None and input_format not in FORMATS:
         raise UsageFailure(f"toolcontract: unknown --input-format {input_format!r} (expected any of {', '.join(FORMATS)})")
-    read = read_tools(document, input_format, overlay)
+    read = read_tools(document, input_format, overlay, mcp_revision=mcp_revision)
 
     def at(doc, pointer: str) -> str:
         line, column = doc.locate(pointer)

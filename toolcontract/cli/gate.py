@@ -351,14 +351,18 @@ def diff_command(
 # --------------------------------------------------------------------- lock
 
 
-def _live_documents(commands: list[str], timeout: float):
-    """(label, Document) of each --mcp-stdio server's tool list; exit 2 when one cannot be had."""
-    from toolcontract.io.inputs import fetch_live
+def _live_documents(commands: list[str], timeout: float, urls: tuple = (), headers: tuple = (),
+                    allow_insecure: bool = False):
+    """(label, Document) of each --mcp-stdio and --mcp-url server's tool list; exit 2 when one cannot be had."""
+    from toolcontract.app.lint import http_options
+    from toolcontract.io.inputs import fetch_live, fetch_live_http
     from toolcontract.io.document import DEFAULT_LIMITS, LoadError, load_text
 
+    http = http_options(list(urls), list(headers), allow_insecure)
     found = []
-    for command in dict.fromkeys(commands):
-        live = fetch_live(command, timeout)
+    lists = [fetch_live(command, timeout) for command in dict.fromkeys(commands)]
+    lists += [fetch_live_http(url, http, timeout, allow_insecure) for url in dict.fromkeys(urls)]
+    for live in lists:
         try:
             found.append((live.label, load_text(live.json_text, live.label, DEFAULT_LIMITS)))
         except LoadError as error:
@@ -370,7 +374,10 @@ def _live_documents(commands: list[str], timeout: float):
 def lock_command(
     paths: Optional[List[str]] = typer.Argument(None, metavar="PATHS", help="Descriptor files or folders (default: those discovery and the config find here)."),
     mcp_stdio: Optional[List[str]] = typer.Option(None, "--mcp-stdio", metavar="COMMAND", help="Also lock the tools this MCP server lists over stdio (it never calls one). Repeatable."),
-    mcp_timeout: float = typer.Option(20.0, "--mcp-timeout", metavar="SECONDS", callback=mcp_timeout_seconds, help="Time a --mcp-stdio server has to start and list its tools."),
+    mcp_url: Optional[List[str]] = typer.Option(None, "--mcp-url", metavar="URL", help="Also lock the tools this MCP server lists over Streamable HTTP (https://, or http:// to a loopback address; it never calls one). Repeatable."),
+    header: Optional[List[str]] = typer_option(options.HEADER),
+    allow_insecure: bool = typer_option(options.ALLOW_INSECURE),
+    mcp_timeout: float = typer.Option(20.0, "--mcp-timeout", metavar="SECONDS", callback=mcp_timeout_seconds, help="Time a --mcp-stdio or --mcp-url server has to start and list its tools."),
     lock_file: str = typer.Option("toolcontract.lock", "--lock-file", metavar="PATH", help="The lockfile to write (replaced whole, never in part)."),
     input_format: Optional[str] = typer.Option(None, "--input-format", help="Read every file in this format instead of detecting it."),
     config: Optional[str] = typer_option(options.CONFIG),
@@ -386,9 +393,10 @@ def lock_command(
     _check_input_format(input_format)
     strict = bool(paths)
     files = list(read_inputs(list(paths), DEFAULT_LIMITS.max_bytes)) if paths else []
-    if not paths and not mcp_stdio:
+    if not paths and not mcp_stdio and not mcp_url:
         files = list(read_inputs(_default_files(resolve_config(config, no_config)), DEFAULT_LIMITS.max_bytes))
-    live = _live_documents(list(mcp_stdio or ()), mcp_timeout)
+    live = _live_documents(list(mcp_stdio or ()), mcp_timeout, tuple(mcp_url or ()), tuple(header or ()),
+                           allow_insecure)
     lock_dir = os.path.dirname(os.path.abspath(lock_file))
     loaded = _load(files, Selection(), input_format, strict)
     if loaded.load_findings:  # a named file that cannot be read cannot be locked
@@ -401,7 +409,7 @@ def lock_command(
     entries, repeats = entries_for(pairs)
     if not entries:
         raise UsageFailure("toolcontract: found no named tools to lock (name descriptor files or folders, "
-                           "or --mcp-stdio COMMAND)")
+                           "or --mcp-stdio COMMAND, or --mcp-url URL)")
     for tool, source, kept in repeats:
         sys.stderr.write(f"{line_start(printable(source))}: warning: tool {printable(tool.name or '')!r} is also in "
                          f"{printable(kept.source)}; the lockfile keeps that one\n")

@@ -26,6 +26,9 @@ INPUT_FORMATS = ("native", "mcp", "openai-chat", "openai-responses", "anthropic"
 INPUT_FORMATS = ("native", "mcp", "openai-chat", "openai-responses", "anthropic", "gemini", "a2a-card")  # io.reader.FORMATS  # lint's severities (toolcontract.core.model.Severity)
 
 
+# --mcp-revision's values: toolcontract.core.descriptor.MCP_REVISIONS (not imported, as INPUT_FORMATS;
+# tests/test_mcp_2026.py checks the two are the same)
+MCP_REVISIONS = ("2025-11-25", "2026-07-28")
 def formats_help(formats) -> str:
     """`--format`'s help: the registry's formats, rich (the default on a terminal) first."""
     return f"rich (default on a terminal), {', '.join(name for name in formats if name != 'rich')}."
@@ -36,6 +39,16 @@ def mcp_timeout(value: Optional[float]) -> Optional[float]:
     if value is not None and not (math.isfinite(value) and value >= 0.1):
         raise ValueError(f"must be a finite number of seconds, at least 0.1, not {value:g}")
     return value
+
+
+def http_headers(values):
+    """`--header 'Name: value'`: each one splits (toolcontract.io.mcp_http.parse_header); the message never
+    holds a value."""
+    from toolcontract.io.mcp_http import parse_header
+
+    for value in values or ():
+        parse_header(value)
+    return values
 
 
 class Option(Record):
@@ -70,6 +83,12 @@ class Command(Record):
         return next(option for option in self.options if option.keyword == keyword)
 
 
+# lint and convert: the MCP revision MCP lists are judged by (or written in)
+MCP_REVISION = Option("mcp_revision", ("--mcp-revision",), "choice", "Judge every MCP tool list as served under this "
+                      f"MCP revision ({', '.join(MCP_REVISIONS)}) instead of the one the document says (ttlMs, "
+                      "cacheScope, resultType or protocolVersion: 2026-07-28; nothing: 2025-11-25).",
+                      choices=MCP_REVISIONS, fast=True, metavar="REV")
+
 # the configuration options of every command that reads one (lint, diff, lock: cli.resolve_config)
 CONFIG = Option("config", ("--config",), "text", "Use this configuration file (pyproject.toml or .toolcontract.yaml) "
                 "instead of searching for one.", metavar="PATH")
@@ -90,6 +109,13 @@ STATISTICS = Option("statistics", ("--statistics",), "flag", "Print the number o
 MAX_WARNINGS = Option("max_warnings", ("--max-warnings",), "count", "Exit 1 when there are more than N warnings "
                       "(errors fail by --fail-on).", minimum=0, metavar="N", fast=True)
 
+# the HTTP options of every command that reads a live server (lint, convert, lock: toolcontract.io.mcp_http)
+HEADER = Option("header", ("--header",), "text", "With --mcp-url: send this HTTP header, 'Name: value' (e.g. "
+                "'Authorization: Bearer ...'). Repeatable. Values are never printed.", multiple=True, metavar="HEADER",
+                check=http_headers)
+ALLOW_INSECURE = Option("allow_insecure", ("--allow-insecure",), "flag", "With --mcp-url: allow http:// to an "
+                        "address that is not loopback (headers then travel unencrypted).", default=False)
+
 LINT = Command("lint", (
     Option("paths", (), "paths", "Descriptor files or folders (folders: *.yaml, *.yml, *.json that .gitignore does not "
            "ignore; files that are no tool list are skipped). '-' reads stdin.", multiple=True, fast=True),
@@ -108,11 +134,17 @@ LINT = Command("lint", (
            metavar="SURFACES"),
     Option("input_format", ("--input-format",), "text", "Read every file in this format instead of detecting it: "
            f"{', '.join(INPUT_FORMATS)}.", fast=True, metavar="FORMAT"),
+    MCP_REVISION,
     Option("mcp_stdio", ("--mcp-stdio",), "text", "Start this MCP server over stdio (a command line, quoted), list "
            "its tools and lint them; never calls a tool. Repeatable; paths are then optional.", multiple=True,
            metavar="COMMAND"),
-    Option("mcp_timeout", ("--mcp-timeout",), "seconds", "Time a --mcp-stdio server has to start, initialize and "
-           "list all its tools.", default=20.0, metavar="SECONDS", check=mcp_timeout),
+    Option("mcp_url", ("--mcp-url",), "text", "Connect to this MCP server over Streamable HTTP (https://, or http:// "
+           "to a loopback address), list its tools and lint them; never calls a tool. Repeatable; paths are then "
+           "optional.", multiple=True, metavar="URL"),
+    HEADER,
+    ALLOW_INSECURE,
+    Option("mcp_timeout", ("--mcp-timeout",), "seconds", "Time a --mcp-stdio or --mcp-url server has to start, "
+           "initialize and list all its tools.", default=20.0, metavar="SECONDS", check=mcp_timeout),
     Option("locked", ("--locked",), "flag", "Also check the tools against toolcontract.lock (see `toolcontract "
            "lock`): changed under the same version, added, removed.", default=False),
     Option("lock_file", ("--lock-file",), "text", "The lockfile for --locked (default: toolcontract.lock here); "

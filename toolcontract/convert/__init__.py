@@ -64,6 +64,7 @@ from typing import Any, Callable
 
 from toolcontract.convert import anthropic, gemini, mcp, openai
 from toolcontract.convert.mcp import mcp_annotations
+from toolcontract.core.descriptor import MCP_DEFAULT_REVISION, MCP_REVISIONS
 from toolcontract.convert.native import native_document
 from toolcontract.convert.openai import openai_strict_compatible
 from toolcontract.convert.text import render
@@ -82,20 +83,31 @@ class Conversion:
     warnings: list[ConversionWarning] = field(default_factory=list)
 
 
-def convert(tools: list[dict[str, Any]], to: str) -> Conversion:
-    """The tools (native-named descriptor data) as a document of format `to`."""
+def convert(tools: list[dict[str, Any]], to: str, mcp_revision: str | None = None) -> Conversion:
+    """The tools (native-named descriptor data) as a document of format `to`.
+
+    `mcp_revision`: the MCP revision `to="mcp"` writes (MCP_REVISIONS; default 2025-11-25). From
+    2026-07-28 on an output schema may have any root, and the tools/list result says `resultType`."""
     if to not in TARGETS:
         raise ValueError(f"unknown target {to!r} (expected one of {', '.join(TARGETS)})")
     if to == "native":
         return Conversion(native_document(tools))
+    revision = mcp_revision or MCP_DEFAULT_REVISION
+    if revision not in MCP_REVISIONS:
+        raise ValueError(f"unknown MCP revision {revision!r} (expected one of {', '.join(MCP_REVISIONS)})")
     warnings: list[ConversionWarning] = []
     items = []
     for index, data in enumerate(tools):
         tool = ToolWriter(data, index, to)
-        items.append(WRITERS[to](tool))
+        items.append(mcp.write(tool, revision) if to == "mcp" else WRITERS[to](tool))
         tool.finish()
         warnings.extend(tool.warnings)
-    return Conversion(_WRAPPERS[to](items), warnings)
+    document = _WRAPPERS[to](items)
+    if to == "mcp" and revision >= "2026-07-28":
+        # the members this revision requires: a complete result, and the most cautious caching (none,
+        # private): a converted file says nothing of how long or how widely its list may be cached
+        document = {"resultType": "complete", **document, "ttlMs": 0, "cacheScope": "private"}
+    return Conversion(document, warnings)
 
 
 # one writer per target: the provider's tool object for one tool

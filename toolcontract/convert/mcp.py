@@ -62,7 +62,8 @@ def mcp_annotations(effect: Any, written: Any) -> tuple[dict[str, Any], list[tup
     return ordered, problems
 
 
-def write(tool: ToolWriter) -> dict[str, Any]:
+def write(tool: ToolWriter, revision: str = "2025-11-25") -> dict[str, Any]:
+    """One tools/list entry in MCP `revision`: before 2026-07-28 an output schema must have an object root."""
     out: dict[str, Any] = {}
     name = tool.name()
     if name is not None:
@@ -77,7 +78,7 @@ def write(tool: ToolWriter) -> dict[str, Any]:
     if description:
         out["description"] = description
     out["inputSchema"] = tool.input_schema(required=True, no_root_combinators=False)
-    output = tool.output_schema(object_root_only=True)
+    output = tool.output_schema(object_root_only=revision < "2026-07-28")
     if output is not None:
         out["outputSchema"] = output
     effect = tool.take("effect") if tool.has("effect") else None

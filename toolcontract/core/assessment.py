@@ -65,7 +65,8 @@ class Observation:
 class Case:
     """One call to assess. `context` None: the recording carries no context, so admission is judged
     only as far as the recording can show (DESIGN §2, evidence-only assessment). `pending`: the
-    recording ends right after the call's turn, before any result could be in it."""
+    recording ends right after the call's turn, before any result could be in it; a text: why the
+    call is unfinished although a result is recorded (an MCP `resultType` of `task` or `input_required`)."""
 
     id: str
     candidate: Candidate
@@ -74,7 +75,7 @@ class Case:
     observation: Observation | None = None
     expect: dict | None = None
     source: dict | None = None  # {"path": ..., "line": ...}
-    pending: bool = False
+    pending: bool | str = False
 
 
 class Outcome(enum.StrEnum):

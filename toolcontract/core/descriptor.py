@@ -34,6 +34,17 @@ def is_card_view(tool: "ToolView") -> bool:
     """The view of an A2A Agent Card itself (its `raw` is the whole card), not of one of its skills."""
     return tool.format == CARD_FORMAT and tool.pointer == ""
 
+# The MCP revisions toolcontract knows, oldest first: a tool list is judged by the one it was served
+# under (detected from the document, `providers.mcp_revision_of`, or given with --mcp-revision).
+MCP_REVISIONS = ("2025-11-25", "2026-07-28")
+MCP_DEFAULT_REVISION = "2025-11-25"
+
+
+def mcp_at_least(tool: "ToolView", revision: str) -> bool:
+    """Whether an MCP tool was served under `revision` or a later one (False for other formats)."""
+    return tool.format == "mcp" and tool.mcp_revision is not None and tool.mcp_revision >= revision
+
+
 CONTRACT_FIELDS = (
     "name", "title", "version", "description", "purpose", "when_to_use", "non_goals", "effect",
     "limitations", "input_schema", "output_schema", "target", "semantic_rules", "approval",
@@ -52,11 +63,12 @@ class ToolView:
     `effect_origin` says where an effect that no file wrote came from: the MCP hint that
     decided it (`readOnlyHint`, see `effect_from_annotations`), None when the effect (if
     any) is written. `contracts` says how much of our contract a provider tool is held to
-    (see CONTRACT_LEVELS).
+    (see CONTRACT_LEVELS). `mcp_revision`: for an MCP tool, the revision (MCP_REVISIONS) its
+    list was served under; None for other formats.
     """
 
     __slots__ = ("data", "document", "pointer", "sources", "format", "raw", "effect_origin", "contracts",
-                 "_description", "context", "__weakref__")
+                 "mcp_revision", "_description", "context", "__weakref__")
 
     def __init__(self, data: dict[str, Any], document: Document, pointer: str,
                  sources: dict[str, tuple[Document, str]] | None = None, format: str = "native", raw: Any = None,
@@ -69,6 +81,7 @@ class ToolView:
         self.raw = raw
         self.effect_origin = effect_origin
         self.contracts = contracts
+        self.mcp_revision: str | None = None
         self._description: str | None = None  # model_description, once read (the data does not change)
         self.context: Any = None  # the lint run's lint.context.ToolContext for this tool (set by the engine)
 
@@ -102,9 +115,10 @@ class ToolView:
 
     def _left_as_written(self, head: str) -> bool:
         """A member a provider reader leaves in the tool object as written (MCP `_meta`, `x-`
-        members): no native field, but a client shows it, so a finding may point into it."""
+        members, and MCP's `execution`, which 2026-07-28 removed): no native field, but a client
+        shows it (or TC521 reports it), so a finding may point into it."""
         return self.format != "native" and isinstance(self.raw, dict) and head in self.raw and \
-            (head == "_meta" or head.startswith("x-"))
+            (head == "_meta" or head.startswith("x-") or (head == "execution" and self.format == "mcp"))
 
     def locate(self, path: tuple[str | int, ...]) -> tuple[Document, str]:
         """Document and JSON pointer for a path of native field names."""

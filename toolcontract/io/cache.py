@@ -115,7 +115,7 @@ def settings_key(plan, cwd: str | None = None) -> str:
         rule_set_key(plan.rules),
         tuple(selection.select), tuple(selection.ignore),
         tuple(sorted((str(k), int(v)) for k, v in selection.severity.items())),
-        tuple(selection.targets), bool(selection.contracts_required),
+        tuple(selection.targets), bool(selection.contracts_required), str(selection.mcp_revision),
         tuple(sorted((str(k), repr(v)) for k, v in selection.options.items())),
         plan.input_format,
         repr(plan.limits),

@@ -161,6 +161,17 @@ def fetch_live(command: str, timeout: float = 20.0):
         raise InputError(exc.line) from None
 
 
+def fetch_live_http(url: str, headers: dict, timeout: float = 20.0, allow_insecure: bool = False):
+    """A live MCP server's tools over Streamable HTTP (`LiveTools`); exit 2 when they cannot be had."""
+    from toolcontract.io.mcp_http import fetch_tools_http
+    from toolcontract.io.mcp_live import McpFetchError
+
+    try:
+        return fetch_tools_http(url, headers, timeout, allow_insecure)
+    except McpFetchError as exc:
+        raise InputError(exc.line) from None
+
+
 def load_descriptor_dicts(paths: list[str], cache: dict[str, list[dict]]) -> list[dict]:
     """Native-named descriptor dicts from descriptor files or folders, provider files merged
     with their contract overlays (exit 2 on a file that does not load)."""

@@ -114,6 +114,7 @@ class Budget:
         self.received = 0
         self.pages = 0  # the page of tools/list being fetched
         self.exhausted = False
+        self.reason: str | None = None
 
     def remaining(self) -> float:
         return max(0.0, self.deadline - time.monotonic())
@@ -137,6 +138,7 @@ class Budget:
 
     def _stop(self, message: str):
         self.exhausted = True
+        self.reason = message  # for a transport whose SDK wraps the error it raises (mcp_http)
         raise McpFetchError(self.label, message)
 
 

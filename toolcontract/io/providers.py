@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
-from toolcontract.core.descriptor import FORMAT_LABELS, ToolView, written_hints
+from toolcontract.core.descriptor import FORMAT_LABELS, MCP_DEFAULT_REVISION, MCP_REVISIONS, ToolView, written_hints
 from toolcontract.core.schema import LIST as SCHEMA_LIST_KEYWORDS
 from toolcontract.core.schema import MAP as SCHEMA_MAP_KEYWORDS
 from toolcontract.core.schema import ONE as SCHEMA_KEYWORDS
@@ -237,9 +237,36 @@ def _gemini_list(items: list, base: str) -> tuple[list[tuple[str, Any]], list[Pr
 # ------------------------------------------------------------------ reading
 
 
-def read_provider(document: Document, fmt: str) -> tuple[list[ToolView], list[Problem]]:
-    """Every tool of a document in provider format `fmt`, and its structural problems."""
+# members of a tools/list result that only MCP 2026-07-28 (and later) has
+_REVISION_2026_MARKERS = ("ttlMs", "cacheScope", "resultType")
+
+
+def mcp_revision_of(data: Any) -> str | None:
+    """The MCP revision a document says it was served under, None when it does not say.
+
+    A `protocolVersion` at the root (or in a JSON-RPC `result`) that is a known revision names it;
+    a tools/list result with `ttlMs`, `cacheScope` or `resultType` is 2026-07-28 (only that
+    revision has them). Keys at the root and in `result` only, as detection."""
+    for container in (data, data.get("result") if isinstance(data, dict) else None):
+        if not isinstance(container, dict):
+            continue
+        version = container.get("protocolVersion")
+        if isinstance(version, str) and version in MCP_REVISIONS:
+            return version
+        if any(key in container for key in _REVISION_2026_MARKERS):
+            return "2026-07-28"
+    return None
+
+
+def read_provider(document: Document, fmt: str, mcp_revision: str | None = None) -> tuple[list[ToolView], list[Problem]]:
+    """Every tool of a document in provider format `fmt`, and its structural problems.
+
+    An MCP tool keeps the revision it is judged by: `mcp_revision` when given (--mcp-revision),
+    else the one the document says (`mcp_revision_of`), else MCP_DEFAULT_REVISION."""
     entries, problems = _entries_of(document.data, "", fmt)
+    revision = None
+    if fmt == "mcp":
+        revision = mcp_revision or mcp_revision_of(document.data) or MCP_DEFAULT_REVISION
     reader = _READERS[fmt]
     tools: list[ToolView] = []
     for pointer, item in entries:
@@ -254,6 +281,7 @@ def read_provider(document: Document, fmt: str) -> tuple[list[ToolView], list[Pr
             continue
         view = reader(document, pointer, item, problems)
         if view is not None:
+            view.mcp_revision = revision
             tools.append(view)
     return tools, problems
 

@@ -48,13 +48,14 @@ class ReadResult:
 
 
 def read_tools(document: Document, input_format: str | None = None, overlay: Document | None = None,
-               contracts_required: bool = False) -> ReadResult:
+               contracts_required: bool = False, mcp_revision: str | None = None) -> ReadResult:
     """The tools of a document, in `input_format` or the detected one, merged with an overlay.
 
     A provider tool without an `effect` (in the file or the overlay) gets the one its MCP
     annotations imply (`descriptor.derive_effect`), and its `contracts` level says how much of
     our contract it is held to: "entry" with an overlay entry, "listed" in a file with an
-    overlay, "none" without one, "full" for every tool when `contracts_required`."""
+    overlay, "none" without one, "full" for every tool when `contracts_required`. `mcp_revision`
+    (--mcp-revision) is the MCP revision an MCP list is judged by, instead of the one it says."""
     data = document.data
     if input_format is not None:
         if input_format not in FORMATS:
@@ -97,7 +98,7 @@ def read_tools(document: Document, input_format: str | None = None, overlay: Doc
         return ReadResult(kind, tools, [] if problem is None else [(document, "", problem)])
     from toolcontract.io.providers import read_provider
 
-    tools, problems = read_provider(document, kind)
+    tools, problems = read_provider(document, kind, mcp_revision)
     result = ReadResult(kind, tools, [Problem(document, pointer, message) for pointer, message in problems])
     for tool in tools:
         tool.contracts = "none"

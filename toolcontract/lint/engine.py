@@ -95,15 +95,17 @@ class Selection(Record):
     to lint_files) -> rule ids or prefixes ignored in that file (config per-file-ignores).
     `contracts_required`: hold provider tools to the whole contract, as native descriptors
     (config `contracts = "required"`); `options`: settings of single rules by name
-    (`max-toolset-tokens`), from the configuration.
+    (`max-toolset-tokens`), from the configuration; `mcp_revision`: the MCP revision every MCP
+    list is judged by (--mcp-revision), None to go by what each document says.
     """
 
-    __slots__ = ("select", "ignore", "severity", "targets", "per_file_ignores", "contracts_required", "options")
+    __slots__ = ("select", "ignore", "severity", "targets", "per_file_ignores", "contracts_required", "options",
+                 "mcp_revision")
 
     def __init__(self, select: tuple[str, ...] = ("TC",), ignore: tuple[str, ...] = (),
                  severity: dict[str, Severity] | None = None, targets: tuple[str, ...] = (),
                  per_file_ignores: Mapping[str, tuple[str, ...]] | None = None, contracts_required: bool = False,
-                 options: Mapping[str, Any] | None = None):
+                 options: Mapping[str, Any] | None = None, mcp_revision: str | None = None):
         self.select = select
         self.ignore = ignore
         self.severity = {} if severity is None else severity
@@ -111,6 +113,7 @@ class Selection(Record):
         self.per_file_ignores = {} if per_file_ignores is None else per_file_ignores
         self.contracts_required = contracts_required
         self.options = {} if options is None else options
+        self.mcp_revision = mcp_revision
 
     def ignored_in(self, path: str, rule_id: str) -> bool:
         return any(rule_id.startswith(code) for code in self.per_file_ignores.get(path, ()))
@@ -467,7 +470,8 @@ class _Plan(MutableRecord):
                     duplicates(overlay)
                 except LoadError as error:
                     not_loaded(overlay_path, error)
-            read = read_tools(document, self.input_format, overlay, selection.contracts_required)
+            read = read_tools(document, self.input_format, overlay, selection.contracts_required,
+                              selection.mcp_revision)
             tools = read.tools
             # no tool came out of it, or only what a mapping without `toolcontract:` was taken for (a
             # package.json has a `name`): what is wrong with its structure is said whatever the selection

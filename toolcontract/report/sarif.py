@@ -13,6 +13,8 @@ Paths are relative to `%SRCROOT%` (`originalUriBaseIds`): the working directory,
 server, the tool, the pointer) and, since code scanning refuses a result without a physical
 location, points at `mcp-stdio/NAME.json` (`live_file`): the file `convert --mcp-stdio COMMAND
 -o mcp-stdio/NAME.json` writes, whose lines and columns are the finding's. Its region is the start.
+A server over Streamable HTTP (`lint --mcp-url`, path `mcp-http:URL`) is the same, at `mcp-http/NAME.json`
+(`live_http_file`).
 
 Regions end where the flagged token ends (`endLine`, `endColumn`, exclusive): the quoted
 string, the plain scalar, the number or the key at the finding's start, read from the
@@ -43,6 +45,7 @@ SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
 _JSON_START = re.compile(r"\s*[\[{]")
 LIVE_PREFIX = "mcp-stdio:"  # the stand-in path of a live server's findings (toolcontract.io.mcp_live.command_label)
+HTTP_PREFIX = "mcp-http:"  # ... of one over Streamable HTTP (toolcontract.io.mcp_http.url_label)
 
 # GitHub's `security-severity` (CVSS-like, 0.0-10.0): 9.0+ critical, 7.0-8.9 high, 4.0-6.9 medium, 0.1-3.9 low.
 # Every TC6xx rule is here (a test checks it); the reason for each score is beside it.
@@ -75,6 +78,15 @@ def _uri(path: str, root: str) -> str:
 def _root_uri(root: str) -> str:
     uri = PurePath(root).as_posix()
     return "file://" + ("" if uri.startswith("/") else "/") + quote(os.fsencode(uri), safe="/:").rstrip("/") + "/"
+
+
+def live_http_file(url: str) -> str:
+    """Where the findings of a server over HTTP point: `mcp-http/NAME.json`, NAME made of the URL's host, port
+    and path and a hash of the whole label, as `live_file` does for a command."""
+    rest = url.split("://", 1)[-1]
+    slug = re.sub(r"[^A-Za-z0-9._]+", "-", rest).strip("-.")[:60].rstrip("-.") or "server"
+    digest = hashlib.sha256(url.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"mcp-http/{slug}-{digest}.json"
 
 
 def live_file(command: str) -> str:
@@ -249,8 +261,9 @@ def owasp_taxonomy() -> dict:
 
 def result_location(finding, root: str, documents) -> tuple[dict, str]:
     """The `locations` entry of a finding and the URI its fingerprint is made of."""
-    if finding.path.startswith(LIVE_PREFIX):  # a live server: no file code scanning could open
-        server = finding.path[len(LIVE_PREFIX):]
+    http = finding.path.startswith(HTTP_PREFIX)
+    if http or finding.path.startswith(LIVE_PREFIX):  # a live server: no file code scanning could open
+        server = finding.path[len(HTTP_PREFIX if http else LIVE_PREFIX):]
         logical = [{"name": server, "fullyQualifiedName": finding.path, "kind": "module"}]
         if finding.tool:
             logical.append({"name": finding.tool, "fullyQualifiedName": f"{finding.path}/{finding.tool}",
@@ -260,7 +273,7 @@ def result_location(finding, root: str, documents) -> tuple[dict, str]:
         # GitHub refuses a whole upload with a result that has no physical location ("expected a physical
         # location"): the file `convert --mcp-stdio COMMAND -o live_file(COMMAND)` writes, whose text is the one
         # the finding's line and column are in
-        uri = live_file(server)
+        uri = live_http_file(server) if http else live_file(server)
         line, column = max(finding.line, 1), max(finding.column, 1)
         return {"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": SRCROOT},
                                      "region": {"startLine": line, "startColumn": column}},

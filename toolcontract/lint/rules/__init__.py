@@ -69,6 +69,8 @@ RULES: dict[str, str] = {
     "TC515": "tc5_portability.tc515_gemini_object_properties_empty",
     "TC516": "tc5_portability.tc516_toolset_over_limit",
     "TC517": "tc5_portability.tc517_toolset_context_cost",
+    "TC520": "tc5_portability.tc520_mcp_header_invalid",
+    "TC521": "tc5_portability.tc521_removed_field",
     "TC601": "tc6_security.tc601_hidden_characters",
     "TC602": "tc6_security.tc602_confusable_characters",
     "TC603": "tc6_security.tc603_instruction_injection",

@@ -26,7 +26,8 @@ RULE = Rule(
     summary="The root of `input_schema` uses `anyOf`/`oneOf`/`allOf` (or `enum`/`not`), which OpenAI and Anthropic refuse.",
     rationale=(
         "JSON Schema lets the arguments object be described as alternatives at the root (`anyOf: [{required: "
-        "[id]}, {required: [email]}]`), and MCP accepts it. OpenAI refuses `oneOf`, `anyOf`, `allOf`, `enum` "
+        "[id]}, {required: [email]}]`), and MCP accepts it (2026-07-28 says so: any 2020-12 keyword may sit "
+        "beside the root `type: object`, so `--target mcp` never reports it). OpenAI refuses `oneOf`, `anyOf`, `allOf`, `enum` "
         "and `not` at the top level of `parameters` (o3: spring-ai-alibaba#4576, vscode#307515), strict or "
         "not (OA-SO: the root must be an object, not `anyOf`); Anthropic answers a top-level `oneOf`/`allOf`/"
         "`anyOf` with a 400 (o7: claude-code#5319, #40075). Describe one object and say in the description "
