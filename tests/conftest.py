@@ -157,7 +157,10 @@ def good_fixtures() -> list[Path]:
 
 
 def bad_fixtures() -> list[Path]:
-    return sorted(p for p in BAD_DIR.iterdir() if p.suffix in (".yaml", ".yml", ".json"))
+    """One bad file per rule: descriptors and provider lists (fixtures/descriptors/bad), A2A Agent Cards
+    (fixtures/cards/bad)."""
+    return sorted(p for folder in (BAD_DIR, REPO / "fixtures" / "cards" / "bad") for p in folder.iterdir()
+                  if p.suffix in (".yaml", ".yml", ".json"))
 
 
 def run_cli(*args: object, cwd: Path | str | None = None, stdin: str | None = None,

@@ -34,14 +34,14 @@ def test_a_complete_v1_card_is_clean_and_its_skills_are_counted() -> None:
 
 # each bad card: the findings it must give (file name, line, column, rule), nothing of another TC9 rule
 BAD = {
-    "tc901-card-structure.json": [(1, 1, "TC901"), (11, 5, "TC901")],
-    "tc902-card-version-old.yaml": [(6, 1, "TC902"), (12, 15, "TC902")],
-    "tc903-skill-id-duplicate.json": [(83, 13, "TC903")],
-    "tc904-url-insecure.json": [(9, 23, "TC904"), (10, 14, "TC904"), (18, 14, "TC904")],
-    "tc905-security-requirement-undefined.json": [(95, 13, "TC905")],
-    "tc906-security-scheme-invalid.json": [(32, 11, "TC906"), (42, 7, "TC906")],
-    "tc907-media-type-invalid.json": [(61, 5, "TC907")],
-    "tc908-skill-undocumented.json": [(69, 5, "TC908"), (81, 22, "TC908")],
+    "TC901-card-structure.json": [(1, 1, "TC901"), (11, 5, "TC901")],
+    "TC902-card-version-old.yaml": [(6, 1, "TC902"), (12, 15, "TC902")],
+    "TC903-skill-id-duplicate.json": [(83, 13, "TC903")],
+    "TC904-url-insecure.json": [(9, 23, "TC904"), (10, 14, "TC904"), (18, 14, "TC904")],
+    "TC905-security-requirement-undefined.json": [(95, 13, "TC905")],
+    "TC906-security-scheme-invalid.json": [(32, 11, "TC906"), (42, 7, "TC906")],
+    "TC907-media-type-invalid.json": [(61, 5, "TC907")],
+    "TC908-skill-undocumented.json": [(69, 5, "TC908"), (81, 22, "TC908")],
 }
 
 
@@ -104,7 +104,7 @@ def test_security_rules_run_on_skill_texts_with_positions(tmp_path: Path) -> Non
 
 def test_a_yaml_card_is_detected_and_a_walked_folder_lints_cards(tmp_path: Path) -> None:
     (tmp_path / "package.json").write_text('{"name": "x", "version": "1.0.0"}')
-    (tmp_path / "card.yaml").write_text((CARDS / "bad" / "tc902-card-version-old.yaml").read_text())
+    (tmp_path / "card.yaml").write_text((CARDS / "bad" / "TC902-card-version-old.yaml").read_text())
     result = lint(tmp_path, "--select", "TC9")
     assert [(name, rule) for name, _, _, rule in findings(result)] == [("card.yaml", "TC902")] * 2
 

@@ -19,6 +19,7 @@ ALSO_HITS: dict[str, set[str]] = {
     "TC501": {"TC101"},  # TC101's portable snake_case is narrower than every surface's name rule
     "TC609": {"TC601"},  # the security scan stops only after 200 findings of another rule
     "TC504": {"TC515"},  # a typed map: refused by strict modes, and an object without properties to Gemini
+    "TC908": {"TC203"},  # a skill described in under 80 characters is also a thin description
 }
 
 
@@ -60,7 +61,9 @@ def test_good_fixtures_together_are_clean():
     assert result.files == len(good_fixtures())
 
 
-@pytest.mark.parametrize("path", [p for p in good_fixtures() + bad_fixtures() if p.suffix != ".json"], ids=lambda p: p.name)
+# (A2A Agent Cards are not our format: no schema of ours to name)
+@pytest.mark.parametrize("path", [p for p in good_fixtures() + bad_fixtures() if p.suffix != ".json" and "cards" not in p.parts],
+                         ids=lambda p: p.name)
 def test_yaml_fixtures_name_the_schema_for_editors(path):
     assert path.read_text("utf-8").splitlines()[0] == SCHEMA_COMMENT
     assert (path.parent / "../../../schemas/descriptor.schema.json").resolve() == REPO / "schemas" / "descriptor.schema.json"
