@@ -192,7 +192,9 @@ def _assess_rich(args, verbose=False):
 
     from toolcontract.cli import app
 
-    return CliRunner().invoke(app, ["assess", *args, "--format", "rich", *(["-v"] if verbose else [])])
+    # a wide console, whatever runs the tests: the table layout is what these check (below 100 columns: text)
+    return CliRunner().invoke(app, ["assess", *args, "--format", "rich", *(["-v"] if verbose else [])],
+                              env={"COLUMNS": "160"})
 
 
 def test_assess_rich_has_a_table_per_file_a_trail_and_a_summary():
