@@ -196,26 +196,18 @@ def default_report_format() -> str:
     return default_format()
 
 
-def output_format_of(output: str, output_format: Optional[str]) -> str:
-    """The format `-o FILE` is written in: --format when given, else the one FILE's extension names
-    (.sarif, .json, .xml: toolcontract.report.OUTPUT_FORMATS), else json."""
-    from toolcontract.report import output_format as of_extension
-
-    return of_extension(output, output_format)
-
-
 def report_lint(result, output_format: Optional[str] = None, output: Optional[str] = None, quiet: bool = False,
                 statistics: bool = False, max_warnings: Optional[int] = None, exit_zero: bool = False,
                 root: Optional[str] = None) -> int:
     """Report a LintResult (lint's or diff's) as the options say; the exit code.
 
-    `-o FILE` gets the whole report in its format (output_format_of); the terminal gets --format, or
+    `-o FILE` gets the whole report in its format (report.output_format); the terminal gets --format, or
     with -o the default format; `--statistics` puts the count per rule there instead, `-q` the finding
     lines only (in rich and text; the machine formats are findings only already); `root`: the folder SARIF
     paths are relative to (--root, checked by sarif_root). Exit 1 when a finding
     reaches the run's fail_on, or the warnings are more than `max_warnings`; 0 with `exit_zero`."""
     from toolcontract.core.model import Severity
-    from toolcontract.report import lint_reporter
+    from toolcontract.report import lint_reporter, output_format as format_of_file
 
     terminal = default_report_format() if output is not None or output_format is None else output_format
     if statistics and terminal not in ("rich", "text"):
@@ -225,7 +217,7 @@ def report_lint(result, output_format: Optional[str] = None, output: Optional[st
         import io
 
         buffer = io.StringIO()
-        lint_reporter(output_format_of(output, output_format), root)(result, buffer)
+        lint_reporter(format_of_file(output, output_format), root)(result, buffer)
         write_whole(output, buffer.getvalue())
     if statistics:
         from toolcontract.report.statistics import render_statistics

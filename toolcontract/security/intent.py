@@ -341,18 +341,18 @@ SLOT_MARKS: dict[str, tuple[str, ...]] = {
 }
 
 # a negation bearing on a verb of telling: a few words before it, or (Japanese, Korean) right after it
-def _negated_telling(negation: tuple[str, ...], tell: tuple[str, ...]) -> tuple[str, ...]:
-    neg, verb = "(?:" + "|".join(negation) + ")", "(?:" + "|".join(tell) + ")"
-    return (neg + r"(?:\W+\w+){0,4}?\W*" + verb, verb + r"\S{0,6}?" + neg)
-
-
-SLOTS["neg-tell"] = _negated_telling(SLOTS["negation"], SLOTS["tell"])
-
-
 def _near(first: tuple[str, ...], then: tuple[str, ...], words: int = 8, characters: int = 12) -> tuple[str, ...]:
     """`first` followed by `then` a few words on (or, in scripts without spaces, a few characters)."""
     a, b = "(?:" + "|".join(first) + ")", "(?:" + "|".join(then) + ")"
     return (a + r"(?:\W+\w+){0,%d}?\W*" % words + b, a + r"\S{0,%d}?" % characters + b)
+
+
+def _negated_telling(negation: tuple[str, ...], tell: tuple[str, ...]) -> tuple[str, ...]:
+    """A negation a few words before a verb of telling, or (Japanese, Korean) right after it."""
+    return _near(negation, tell, words=4, characters=0)[:1] + _near(tell, negation, words=0, characters=6)[1:]
+
+
+SLOTS["neg-tell"] = _negated_telling(SLOTS["negation"], SLOTS["tell"])
 
 
 # a role claimed: its marker, then the privileged role a few words on ("act as the system administrator")
@@ -531,16 +531,12 @@ IDS = frozenset(GATES)
 _BY_ID = {feature.signal.id: feature for feature in FEATURES}
 
 
+@functools.cache
 def _needs(feature_id: str):
-    needs = _COMPILED.get(feature_id)
-    if needs is None:
-        from toolcontract.security.gates import compile_filter
+    """A feature's filter compiled (gates.compile_filter), on first use."""
+    from toolcontract.security.gates import compile_filter
 
-        needs = _COMPILED[feature_id] = compile_filter(FILTERS[feature_id])
-    return needs
-
-
-_COMPILED: dict[str, tuple] = {}
+    return compile_filter(FILTERS[feature_id])
 
 
 # The gates of ASCII text (most text): whole words (a set lookup each) and `@`, which the phrase signals'

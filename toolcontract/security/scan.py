@@ -120,8 +120,8 @@ def _read(text: str, kind: str) -> tuple[TextReport, int]:
     if (kind == TEXT or kind == VALUE or kind == OTHER) and (len(text) >= 16 or len(text) >= 6 and not text.isascii()):
         # printable ASCII: the phrase signals' view is the text as written, and the features' gates
         # are in its table; other text: the features read it as written (intent.view), not folded
-        if view is None or view.where is not None or not text.isascii():
-            view = intent.view(text) if not text.isascii() or view is not None else None
+        if not text.isascii() or (view is not None and view.where is not None):
+            view = intent.view(text)
         if view is not None and not view.opened.isdisjoint(intent.IDS):
             found = intent.matches(text, None, view)
             if found:
