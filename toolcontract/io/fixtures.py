@@ -159,28 +159,57 @@ def read_fixture_bytes(raw: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -
     return read_fixture_document(document)
 
 
+BOM = b"\xef\xbb\xbf"
+UNREADABLE = object()  # first_jsonl_value: no first value to be had
+
+
+def first_jsonl_value(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS) -> Any:
+    """The JSON value of the first non-blank line of a JSONL stream, or UNREADABLE (the line does not parse,
+    is over the size limit, or there is none: the reader of the whole file reports it). The stream is rewound."""
+    from toolcontract.io.files import LineTooLong, bounded_lines
+
+    try:
+        for raw in bounded_lines(stream, limits.max_bytes):
+            raw = raw.removeprefix(BOM)
+            if not raw.strip():
+                continue
+            try:
+                return jsoncodec.loads(raw)
+            except (ValueError, RecursionError):
+                return UNREADABLE
+        return UNREADABLE
+    except LineTooLong:
+        return UNREADABLE
+    finally:
+        stream.seek(0)
+
+
+def jsonl_lines(stream: IO[bytes], path: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[tuple[int, bytes]]:
+    """The non-blank lines of a JSONL stream with their numbers, read one at a time (a byte-order mark dropped
+    from the first): a line over the size limit is a FixtureError at its number."""
+    from toolcontract.io.files import LineTooLong, bounded_lines
+
+    lines = enumerate(bounded_lines(stream, limits.max_bytes), 1)
+    while True:
+        try:
+            number, raw = next(lines)
+        except StopIteration:
+            return
+        except LineTooLong as exc:
+            raise FixtureError(path, exc.number, 1, f"line is over the {limits.max_bytes:,}-byte limit") from None
+        if number == 1:
+            raw = raw.removeprefix(BOM)
+        if raw.strip():
+            yield number, raw
+
+
 def jsonl_holds_cases(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS) -> bool:
     """True when the first non-blank line of a JSONL stream settles that it is no transcript log
     (a fixture case: an object with `candidate`; or a line the fixture reader must report), as
     `transcripts.jsonl_holds_conversations` decides it, without importing the transcript readers.
     False: ask them. The stream is rewound."""
-    from toolcontract.io.files import LineTooLong, bounded_lines
-
-    try:
-        for raw in bounded_lines(stream, limits.max_bytes):
-            raw = raw.removeprefix(b"\xef\xbb\xbf")
-            if not raw.strip():
-                continue
-            try:
-                data = jsoncodec.loads(raw)
-            except (ValueError, RecursionError):
-                return True
-            return isinstance(data, dict) and "candidate" in data
-        return True
-    except LineTooLong:
-        return True  # the fixture reader reports it
-    finally:
-        stream.seek(0)
+    data = first_jsonl_value(stream, limits)
+    return data is UNREADABLE or (isinstance(data, dict) and "candidate" in data)
 
 
 def _nests_deeper(raw: bytes, data: Any, limit: int) -> bool:

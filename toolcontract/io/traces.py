@@ -773,22 +773,11 @@ def read_stream(stream: IO[bytes], path: str, limits: Limits = DEFAULT_LIMITS) -
 def read_jsonl(stream: IO[bytes], path: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[Conversation]:
     """Conversations from JSON lines of OTLP/JSON documents, one line at a time (a trace is grouped within
     its line): memory stays flat. A line of another signal (logs, metrics, profiles) is skipped."""
-    from toolcontract.io.files import LineTooLong, bounded_lines
+    from toolcontract.io.fixtures import jsonl_lines
     from toolcontract.io.transcripts import _jsonl_line
 
     number = 1
-    lines = enumerate(bounded_lines(stream, limits.max_bytes), 1)
-    while True:
-        try:
-            line_number, raw = next(lines)
-        except StopIteration:
-            return
-        except LineTooLong as exc:
-            raise FixtureError(path, exc.number, 1, f"line is over the {limits.max_bytes:,}-byte limit") from None
-        if line_number == 1:
-            raw = raw.removeprefix(b"\xef\xbb\xbf")
-        if not raw.strip():
-            continue
+    for line_number, raw in jsonl_lines(stream, path, limits):
         data = _jsonl_line(raw, line_number, path, limits)
         if isinstance(data, dict) and "resourceSpans" not in data and any(k in data for k in NOT_TRACES):
             continue

@@ -57,7 +57,7 @@ from toolcontract.assessment.registry import Registry
 from toolcontract.core.model import Candidate, Context
 from toolcontract.io.document import DEFAULT_LIMITS, Document, Limits, LoadError, load_bytes
 from toolcontract.core.pointer import join_pointer, resolve_pointer
-from toolcontract.io.fixtures import FixtureError
+from toolcontract.io.fixtures import UNREADABLE, FixtureError, first_jsonl_value, jsonl_lines
 
 MESSAGE_ROLES = frozenset(("user", "assistant", "system", "developer", "tool", "function"))
 RESPONSES_ITEMS = frozenset((
@@ -369,44 +369,16 @@ def _jsonl_line(raw: bytes, number: int, path: str, limits: Limits) -> Any:
 def jsonl_holds_conversations(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS) -> bool:
     """Whether a JSONL stream holds transcripts (not fixture cases), from its first non-blank
     line; the stream is rewound. A first line that does not parse is left to the fixture reader."""
-    from toolcontract.io.files import LineTooLong, bounded_lines
-
-    try:
-        for raw in bounded_lines(stream, limits.max_bytes):
-            raw = raw.removeprefix(b"\xef\xbb\xbf")
-            if not raw.strip():
-                continue
-            try:
-                data = jsoncodec.loads(raw)
-            except (ValueError, RecursionError):
-                return False
-            if isinstance(data, dict) and "candidate" in data:
-                return False
-            return next(find_conversations(data, "-", lambda p: (1, 1), max_depth=limits.max_depth), None) is not None
+    data = first_jsonl_value(stream, limits)
+    if data is UNREADABLE or (isinstance(data, dict) and "candidate" in data):
         return False
-    except LineTooLong:
-        return False  # the fixture reader reports it
-    finally:
-        stream.seek(0)
+    return next(find_conversations(data, "-", lambda p: (1, 1), max_depth=limits.max_depth), None) is not None
 
 
 def read_jsonl(stream: IO[bytes], path: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[Conversation]:
     """Conversations from a JSONL stream, one line at a time: memory stays flat."""
-    from toolcontract.io.files import LineTooLong, bounded_lines
-
     number = 1
-    lines = enumerate(bounded_lines(stream, limits.max_bytes), 1)
-    while True:
-        try:
-            line_number, raw = next(lines)
-        except StopIteration:
-            return
-        except LineTooLong as exc:
-            raise FixtureError(path, exc.number, 1, f"line is over the {limits.max_bytes:,}-byte limit") from None
-        if line_number == 1:
-            raw = raw.removeprefix(b"\xef\xbb\xbf")
-        if not raw.strip():
-            continue
+    for line_number, raw in jsonl_lines(stream, path, limits):
         data = _jsonl_line(raw, line_number, path, limits)
         if not isinstance(data, (dict, list)):
             raise FixtureError(path, line_number, 1, "expected a request body, a list of messages, or an object "
