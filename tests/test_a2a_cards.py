@@ -74,16 +74,16 @@ def test_the_messages_say_what_is_wrong(tmp_path: Path) -> None:
 def test_the_a2a_sdk_sample_card_is_read_and_judged() -> None:
     """The card of a2a-sdk's samples/hello_world_agent.py (Apache-2.0), served on 127.0.0.1: plain-http and
     scheme-less interface URLs, modes that are no media types, a one-line skill, and the card's and the
-    skill's thin descriptions (TC203 on both, at their own lines). The card is no tool: its name matching
-    its skill's is not TC104."""
+    skill's thin descriptions (TC203 on the card's, TC908 on the skill's: one finding for one short text).
+    The card is no tool: its name matching its skill's is not TC104."""
     result = lint(CARDS / "a2a-sdk-hello-world.json")
     got = findings(result)
     rules = [rule for *_, rule in got]
     assert result.returncode == 1
     assert rules.count("TC904") == 6 and rules.count("TC907") == 6
     assert ("a2a-sdk-hello-world.json", 3, 18, "TC203") in got  # the card's description
-    assert ("a2a-sdk-hello-world.json", 13, 22, "TC203") in got  # the skill's description
-    assert ("a2a-sdk-hello-world.json", 13, 22, "TC908") in got
+    assert ("a2a-sdk-hello-world.json", 13, 22, "TC203") not in got  # the skill's description: TC908's
+    assert ("a2a-sdk-hello-world.json", 13, 22, "TC908") in got  # a short description (it has examples)
     assert "TC104" not in rules
     assert not {"TC101", "TC201", "TC301", "TC401", "TC513"} & set(rules)  # rules that speak of no card field
 
@@ -217,3 +217,67 @@ def test_a_skill_example_is_scanned_as_text_the_callers_model_reads(tmp_path: Pa
     line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "Ignore all previous" in text)
     assert f"{path}:{line}:9: error TC603 [Ingredient substitution] instructions for the model" in result.stdout, \
         result.stdout
+
+
+# What lint says on each card of the official A2A samples (fixtures/cards/SOURCES.md): (line, column, rule,
+# a part of the message). Every finding is listed: a new one, or one gone, fails the test.
+SAMPLE_CARDS = {
+    "a2a-samples-planner-agent.json": [  # v0.3 without protocolVersion (its schema's default): no TC901
+        (3, 20, "TC203", "only 48 characters (want at least 80): say what the agent does"),
+        (4, 5, "TC902", "an A2A v0.3 card"),
+        (4, 12, "TC904", "is not https and points at a loopback address (localhost): a card for local development"),
+        (12, 9, "TC907", "mode 'text' is not a media type (type/subtype): clients match modes against media types "
+                         "(write 'text/plain')"),
+        (16, 9, "TC907", "mode 'text'"),
+        (23, 28, "TC908", "description of skill 'planner' is 48 characters (under 80)"),
+    ],
+    "a2a-samples-currency-agent.json": [
+        (6, 5, "TC907", "mode 'text'"),
+        (11, 5, "TC907", "mode 'text'"),
+        (15, 18, "TC203", "only 25 characters"),
+        (21, 12, "TC904", "URL 'http://example.com' is not https: a client sends requests and credentials"),
+        (25, 22, "TC908", "description of skill 'currency_conversion' is 31 characters"),
+        (37, 3, "TC902", "move `url` and `preferredTransport`"),
+        (37, 10, "TC904", "'http://localhost:10999' is not https and points at a loopback address"),
+    ],
+    "a2a-samples-skills-agent.json": [  # v1.0; the same skill name as the currency agent's: no TC104
+        (3, 5, "TC907", "mode 'text'"),
+        (8, 5, "TC907", "mode 'text'"),
+        (12, 18, "TC203", "only 25 characters"),
+        (16, 14, "TC904", "'http://localhost:10999'"),
+        (21, 14, "TC904", "'http://localhost:10999'"),
+        (32, 12, "TC904", "'http://example.com' is not https"),
+        (36, 22, "TC908", "is 31 characters"),
+    ],
+    "a2a-samples-weather-agent.json": [  # v1.0 with v0.3's root protocolVersion; long descriptions need no
+        # "use it when" on a card (TC203 holds a card to its length floor only)
+        (11, 5, "TC901", "interface without `protocolVersion` (a string): move the root `protocolVersion` into "
+                         'each interface (`"protocolVersion": "1.0"`)'),
+        (33, 22, "TC908", "description of skill 'current-weather' is 47 characters"),
+        (47, 22, "TC908", "description of skill 'weather-forecast' is 41 characters"),
+    ],
+    "a2a-samples-reimbursement-agent.json": [  # skills without examples, and short: one finding each
+        (8, 7, "TC908", "skill 'automatic_reimbursement' has no examples and a description of 59 characters"),
+        (14, 7, "TC908", "skill 'approval_workflow' has no examples and a description of 78 characters"),
+        (20, 7, "TC908", "skill 'expense_processing' has no examples and a description of 62 characters"),
+        (27, 5, "TC902", "an A2A v0.3 card"),
+        (27, 12, "TC904", "'http://localhost:8000/a2a/human_in_loop' is not https and points at a loopback"),
+    ],
+}
+
+
+def test_real_sample_cards() -> None:
+    """The five a2a-samples cards, linted together (as a folder is): each finding at its place, with what
+    it says, and nothing else (no TC104 across agents, no TC203 beside TC908 on a skill)."""
+    result = lint(*(CARDS / name for name in SAMPLE_CARDS), "--no-cache")
+    got: dict[str, list[tuple[int, int, str, str]]] = {}
+    for line in result.stdout.splitlines():
+        m = FINDING.match(line)
+        if m:
+            got.setdefault(Path(m["path"]).name, []).append((int(m["line"]), int(m["col"]), m["rule"], line))
+    assert set(got) == set(SAMPLE_CARDS), result.stdout
+    for name, expected in SAMPLE_CARDS.items():
+        assert [(line, col, rule) for line, col, rule, _ in got[name]] == \
+            [(line, col, rule) for line, col, rule, _ in expected], name
+        for (*_, text), (*_, part) in zip(got[name], expected):
+            assert part in text, (name, text)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from toolcontract.core.descriptor import ToolView, is_card_view
+from toolcontract.core.descriptor import CARD_FORMAT, ToolView
 from toolcontract.lint.context import SetContext
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.core.model import Severity
@@ -41,7 +41,9 @@ def check(ctx: SetContext) -> Iterator[Hit]:
     tools = ctx.tools
     by_name: dict[str, list[ToolView]] = {}
     for tool in tools:
-        if tool.name is not None and not is_card_view(tool):  # an Agent Card is no tool: its skills are
+        # an Agent Card and its skills are no tools of a shared list: a skill is named within its agent
+        # (two agents may both offer "Currency conversion"); a repeated skill id is TC903's
+        if tool.name is not None and tool.format != CARD_FORMAT:
             by_name.setdefault(tool.name, []).append(tool)
     for name, group in by_name.items():
         if len(group) < 2:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from toolcontract.core.descriptor import ToolView, model_description
+from toolcontract.core.descriptor import CARD_FORMAT, ToolView, is_card_view, model_description
 from toolcontract.lint.context import ToolContext
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.lint.rules.tc2_documentation.description import description_path
@@ -96,7 +96,12 @@ RULE = Rule(
         "in another language is judged by its length alone. Listing the inputs (\"given a city and a date\") "
         "is not guidance: the schema already names them.\n\n"
         "A text that mixes CJK with other characters is measured by its share of each limit (30 CJK "
-        "characters and 100 others reach the 200 / 60 limit)."
+        "characters and 100 others reach the 200 / 60 limit).\n\n"
+        "On an A2A Agent Card, the card's own description is held to the length floor only: an agent is "
+        "asked in natural language and has no input schema to explain, so \"when to use it, what its "
+        "inputs mean\" is asked of its skills instead, by TC908 skill-undocumented (a description of 80 "
+        "characters and examples), which judges each skill's description in this rule's place: one short "
+        "description is one finding, not two."
     ),
     examples=(
         Bad("toolcontract: 1\nname: weather_current\neffect: read\ndescription: Gets weather.\n", line=4, column=14,
@@ -120,6 +125,9 @@ RULE = Rule(
 
 def check(ctx: ToolContext) -> Iterator[Hit]:
     tool = ctx.tool
+    card = tool.format == CARD_FORMAT
+    if card and not is_card_view(tool):
+        return  # an Agent Card's skill: TC908 judges its description (and asks for examples)
     text = model_description(tool)
     if not text or len(text) >= ENOUGH_CHARS:
         return  # TC201 reports a missing purpose; 200 characters are enough in any script
@@ -132,12 +140,10 @@ def check(ctx: ToolContext) -> Iterator[Hit]:
             size = f"only {chars} character{'s' * (chars != 1)} of CJK text (want at least {MIN_CJK})"
         else:
             size = f"only {chars} character{'s' * (chars != 1)} (want at least {MIN_CHARS})"
-        yield Hit(
-            description_path(tool),
-            f"the model-facing description is {size}: say what the tool does, when to use it and when not, "
-            "what it returns, and what its inputs mean",
-        )
-    elif usage_guidance(tool, text) is False:
+        advice = ("say what the agent does, for whom, and what it can be asked" if card else
+                  "say what the tool does, when to use it and when not, what it returns, and what its inputs mean")
+        yield Hit(description_path(tool), f"the model-facing description is {size}: {advice}")
+    elif not card and usage_guidance(tool, text) is False:
         yield Hit(
             description_path(tool),
             f"the model-facing description ({chars} characters) gives no usage guidance: say when to use the "

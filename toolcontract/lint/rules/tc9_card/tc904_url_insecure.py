@@ -27,6 +27,8 @@ RULE = Rule(
     examples=(
         Bad(example(("https://agent.example.com/a2a/v1", "http://agent.example.com/a2a/v1")), line=5, column=10,
             message="is not https"),
+        Bad(example(("https://agent.example.com/a2a/v1", "http://localhost:10999")), line=5, column=10,
+            message="is not https and points at a loopback address", note="a local development card"),
         Bad(example(("https://agent.example.com/a2a/v1", "https://10.0.0.7/a2a/v1")), line=5, column=10,
             message="points at a private address (10.0.0.7)"),
         Bad(example(("skills:\n", "iconUrl: https://169.254.169.254/icon.png\nskills:\n")), line=11, column=10,
@@ -63,10 +65,15 @@ def check(ctx: ToolContext) -> Iterator[Hit]:
         except ValueError:
             yield Hit(path, f"URL {url!r} is not a URL")
             continue
-        if parts.scheme.lower() != "https":
-            yield Hit(path, f"URL {url!r} is not https: a client sends requests and credentials to it in the clear")
-            continue
         internal = internal_host(host)
+        if parts.scheme.lower() != "https":
+            if internal:
+                yield Hit(path, f"URL {url!r} is not https and points at {internal}: a card for local "
+                          "development; a published card names the agent's public https address")
+            else:
+                yield Hit(path, f"URL {url!r} is not https: a client sends requests and credentials to it in "
+                          "the clear")
+            continue
         if internal:
             yield Hit(path, f"URL {url!r} points at {internal}: a public card "
                       "must not send clients into their own network")

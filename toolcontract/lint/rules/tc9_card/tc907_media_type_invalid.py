@@ -33,14 +33,21 @@ RULE = Rule(
 _TOKEN = r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
 MEDIA_TYPE = re.compile(rf"{_TOKEN}/{_TOKEN}(\s*;.*)?\Z", re.S)
 
+# the bare words early A2A samples wrote, and the media type each means
+# (A2A's data parts are JSON); a word that names no one type (image, file) gets the general advice
+_KNOWN = {"text": "text/plain", "json": "application/json", "data": "application/json",
+          "markdown": "text/markdown", "html": "text/html"}
+
 
 def _modes(value: object, path: tuple) -> Iterator[Hit]:
     if not isinstance(value, list):
         return  # TC901's
     for index, mode in enumerate(value):
         if isinstance(mode, str) and not MEDIA_TYPE.match(mode.strip()):
+            known = _KNOWN.get(mode.strip().lower())
+            advice = f"write {known!r}" if known else "e.g. text/plain, application/json"
             yield Hit((*path, index), f"mode {mode!r} is not a media type (type/subtype): clients match modes "
-                      "against media types (e.g. text/plain, application/json)")
+                      f"against media types ({advice})")
 
 
 def check(ctx: ToolContext) -> Iterator[Hit]:

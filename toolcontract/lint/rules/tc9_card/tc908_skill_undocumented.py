@@ -27,6 +27,11 @@ RULE = Rule(
         Bad(example(("Finds recipes that use the given ingredients, filtered by cuisine and cooking time, with steps.",
                      "Finds recipes.")), line=14, column=18,
             message="description of skill 'recipe_search' is 14 characters"),
+        Bad(example(("    examples: [Find a vegetarian curry with chickpeas]\n", ""),
+                    ("Finds recipes that use the given ingredients, filtered by cuisine and cooking time, with steps.",
+                     "Finds recipes.")), line=12, column=5,
+            message="skill 'recipe_search' has no examples and a description of 14 characters",
+            note="both: one finding"),
         Good(example()),
     ),
 )
@@ -40,11 +45,17 @@ def check(ctx: ToolContext) -> Iterator[Hit]:
     for index, skill in skills(card):
         name = skill.get("id") if isinstance(skill.get("id"), str) else skill.get("name")
         examples = skill.get("examples")
-        if not (isinstance(examples, list) and any(isinstance(e, str) and e.strip() for e in examples)):
+        bare = not (isinstance(examples, list) and any(isinstance(e, str) and e.strip() for e in examples))
+        description = skill.get("description")
+        size = len(description.strip()) if isinstance(description, str) else None
+        short = size is not None and size < minimum
+        if bare and short:  # one skill, one finding: what it lacks, together
+            yield Hit(("skills", index), f"skill {name!r} has no examples and a description of {size} characters "
+                      f"(under {minimum}): say what the skill does, what it needs and what it returns, and give a "
+                      "few requests it answers (`examples`)")
+        elif bare:
             yield Hit(("skills", index), f"skill {name!r} has no examples: give a few requests it answers "
                       "(`examples`), so a caller knows how to ask")
-        description = skill.get("description")
-        if isinstance(description, str) and len(description.strip()) < minimum:
-            yield Hit(("skills", index, "description"), f"description of skill {name!r} is "
-                      f"{len(description.strip())} characters (under {minimum}): say what the skill does, "
-                      "what it needs and what it returns")
+        elif short:
+            yield Hit(("skills", index, "description"), f"description of skill {name!r} is {size} characters "
+                      f"(under {minimum}): say what the skill does, what it needs and what it returns")
