@@ -87,9 +87,10 @@ def build_server(debounce: float = DEBOUNCE):
                 publish(path, diagnostics)
             elif before is not None and before != now or path in shown and shown[path] != now:
                 publish(path, diagnostics)  # another file this change affected
-        for path in [p for p in shown if p not in found and workspace.holds(p) or p == trigger and p not in found]:
+        gone = [p for p in shown if p not in found and (p == trigger or workspace.holds(p) and p not in workspace.open)]
+        for path in gone:  # no longer linted (deleted, skipped, no longer a tool list)
             if shown[path]:
-                publish(path, [])  # no longer linted (deleted, skipped, no longer a tool list)
+                publish(path, [])
             computed.pop(path, None)
 
     def tell_config(workspace) -> None:
@@ -178,7 +179,8 @@ def build_server(debounce: float = DEBOUNCE):
         now(workspace, None)
         if state["shown"].get(path):
             publish(path, [])
-        state["computed"].pop(path, None)
+        # from now on published only when a change elsewhere alters its findings (as any file not open)
+        state["shown"].pop(path, None)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     async def watched(params: types.DidChangeWatchedFilesParams) -> None:
