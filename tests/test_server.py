@@ -368,6 +368,35 @@ async def test_editing_a_provider_list_updates_its_overlay(client, workspace):
     close(client, uri)
 
 
+async def test_a_fixture_gets_no_descriptor_findings_and_the_descriptors_it_names_are_linted(
+        client, workspace, tmp_path):
+    outside = tmp_path / "elsewhere" / "shipment_copy.yaml"  # outside the workspace folder: not in its walk
+    outside.parent.mkdir()
+    outside.write_text((workspace / "shipment_track.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    fixture = workspace / "cases.yaml"
+    fixture.write_text(f"""toolcontract: 1
+tools:
+  - ticket_create.yaml
+  - {outside}
+cases:
+  - id: open-a-ticket
+    candidate: {{id: call_1, name: ticket_create, arguments: {{subject: The app crashes, expected_revision: 3}}}}
+    expect: {{outcome: allowed}}
+""", encoding="utf-8")
+    assert {f["rule"] for f in cli_findings(fixture, cwd=workspace)} == {"TC002"}  # lint reads it as a descriptor
+    other = (workspace / "shipment_track.yaml").as_uri()
+    client.diagnostics.pop(other, None)
+    uri = open_file(client, fixture)
+    # the copy outside names shipment_track too: the one in the folder now has a duplicate
+    assert codes(await published(client, other, lambda ds: "TC104" in codes(ds))) == ["TC104", "TC403"]
+    assert not client.diagnostics.get(uri)  # nothing about the fixture itself
+    close(client, uri)
+    fixture.unlink()
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=fixture.as_uri(), type=types.FileChangeType.Deleted)]))
+    assert codes(await published(client, other, lambda ds: "TC104" not in codes(ds))) == ["TC403"]
+
+
 async def test_bad_configuration_is_said_and_the_server_keeps_linting(client, workspace):
     config = workspace / ".toolcontract.yaml"
     config.write_text("select: [TC4]\n", encoding="utf-8")

@@ -145,7 +145,7 @@ class Workspace(MutableRecord):
     `encoding`: the position encoding agreed with the client."""
 
     __slots__ = ("root", "walk", "encoding", "open", "config", "config_error", "selection", "paths", "_disk",
-                 "_chunks", "result", "diagnostics", "texts")
+                 "_chunks", "result", "diagnostics", "texts", "fixtures", "_fixture_cache")
 
     def __init__(self, root: str, walk: bool = True, encoding: str = "utf-16"):
         self.root = os.path.abspath(root)
@@ -156,6 +156,8 @@ class Workspace(MutableRecord):
         self.result = None  # the last LintResult
         self.diagnostics: dict[str, list[Diagnostic]] = {}  # path -> its diagnostics, from the last lint
         self.texts: dict[str, str] = {}  # path -> the text the last lint read
+        self.fixtures: dict[str, list[str]] = {}  # fixture path -> the descriptor files it names, from the last lint
+        self._fixture_cache: dict[str, tuple[Any, list[str] | None]] = {}
         self.reload()
 
     # ------------------------------------------------------------ configuration and files
@@ -239,6 +241,30 @@ class Workspace(MutableRecord):
         self._disk[path] = (stamp, content)
         return content
 
+    def _fixture_refs(self, path: str, content) -> list[str] | None:
+        """The descriptor files an invocation fixture names (`tools:`, relative to it), or None when `path` is no
+        fixture (a mapping with `toolcontract:` and `cases:`; assess reads those). A fixture is no descriptor:
+        lint's TC002 on its `cases` would be noise in the editor; the descriptors it names are linted instead."""
+        from toolcontract.io.document import DEFAULT_LIMITS, LoadError, load_bytes
+
+        if not isinstance(content, bytes) or b"cases" not in content:
+            return None
+        cached = self._fixture_cache.get(path)
+        if cached is not None and cached[0] == content:
+            return cached[1]
+        try:
+            data = load_bytes(content, path, DEFAULT_LIMITS).data
+        except LoadError:
+            data = None  # linted: TC000 says what is wrong
+        refs = None
+        if isinstance(data, dict) and "toolcontract" in data and "cases" in data:
+            tools = data.get("tools")
+            folder = os.path.dirname(path)
+            refs = [os.path.normpath(os.path.join(folder, t)) for t in tools if isinstance(t, str)] \
+                if isinstance(tools, list) else []
+        self._fixture_cache[path] = (content, refs)
+        return refs
+
     def _content(self, path: str):
         from toolcontract.io.document import DEFAULT_LIMITS, LoadError
 
@@ -258,9 +284,24 @@ class Workspace(MutableRecord):
         from toolcontract.io.overlay import pair_overlays
         from toolcontract.lint.engine import lint_files
 
+        from toolcontract.io.inputs import DESCRIPTOR_SUFFIXES
+
         names = list(self.paths) if self.walk else []
         names += sorted(p for p in self.open if p not in set(names) and self.linted(p))
-        inputs = [(name, self._content(name)) for name in names]
+        inputs, fixtures = [], {}
+        for name in names:
+            content = self._content(name)
+            refs = self._fixture_refs(name, content)
+            if refs is None:
+                inputs.append((name, content))
+            else:
+                fixtures[name] = refs
+        self.fixtures = fixtures
+        # the descriptors a fixture names are linted with the rest (set rules see them), wherever they are
+        given = set(names)
+        for ref in dict.fromkeys(r for refs in fixtures.values() for r in refs):
+            if ref not in given and ref.lower().endswith(DESCRIPTOR_SUFFIXES) and os.path.isfile(ref):
+                inputs.append((ref, self._content(ref)))
         cfg = self.config
         named = {os.path.join(cfg.root, provider): os.path.join(cfg.root, overlay)
                  for provider, overlay in cfg.overlays.items()}
