@@ -45,10 +45,9 @@ def lint_paths(
     the severity that fails the run (the option, else the configuration's, else error).
     `replace`: path -> text linted instead of the file's content (`lint --fix` re-lints its edits
     before anything is written)."""
-    from toolcontract.app.codes import split_codes
     from toolcontract.io.errors import InputError as UsageFailure
     from toolcontract.io.inputs import fetch_live, fetch_live_http, named_for, read_inputs, resolve_config
-    from toolcontract.lint.engine import Selection, SelectionError, lint_files, rule_ids
+    from toolcontract.lint.engine import lint_files
     from toolcontract.core.model import Severity
     from toolcontract.io.document import DEFAULT_LIMITS
 
@@ -57,23 +56,7 @@ def lint_paths(
     if input_format is not None and input_format not in FORMATS:
         raise UsageFailure(f"toolcontract: unknown --input-format {input_format!r} (expected any of {', '.join(FORMATS)})")
     cfg = resolve_config(config, no_config)
-    targets = tuple(t.lower() for t in split_codes(_listed(targets))) or cfg.target
-    selection = Selection(
-        select=split_codes(_listed(select)) or cfg.select or ("TC",),
-        ignore=split_codes(_listed(ignore)) or cfg.ignore,
-        targets=targets,
-        severity={code: Severity.parse(level) for code, level in cfg.severity.items()},
-        contracts_required=cfg.contracts == "required",
-        options=cfg.options,
-        mcp_revision=mcp_revision,
-    )
-    try:
-        try:
-            selection.validate(rule_ids(files_only=True))
-        except SelectionError:  # a code of a change or conversation rule (e.g. TC71 with --locked)
-            selection.validate(rule_ids())
-    except SelectionError as exc:
-        raise UsageFailure(f"toolcontract: {exc}") from None
+    selection = selection_for(cfg, select, ignore, targets, mcp_revision)
     fail_on = fail_on or cfg.fail_on or "error"
     paths, mcp_stdio, mcp_url = _listed(paths), _listed(mcp_stdio), _listed(mcp_url)
     http = http_options(mcp_url, headers, allow_insecure)
@@ -122,6 +105,34 @@ def lint_paths(
     result.fail_on = Severity.parse(fail_on)
     return result
 
+
+
+def selection_for(cfg, select=None, ignore=None, targets=None, mcp_revision: Optional[str] = None):
+    """The rules a lint run under the configuration `cfg` runs (`lint.engine.Selection`): the options
+    given win over the configuration's. Bad codes or targets raise InputError (exit 2)."""
+    from toolcontract.app.codes import split_codes
+    from toolcontract.io.errors import InputError as UsageFailure
+    from toolcontract.lint.engine import Selection, SelectionError, rule_ids
+    from toolcontract.core.model import Severity
+
+    targets = tuple(t.lower() for t in split_codes(_listed(targets))) or cfg.target
+    selection = Selection(
+        select=split_codes(_listed(select)) or cfg.select or ("TC",),
+        ignore=split_codes(_listed(ignore)) or cfg.ignore,
+        targets=targets,
+        severity={code: Severity.parse(level) for code, level in cfg.severity.items()},
+        contracts_required=cfg.contracts == "required",
+        options=cfg.options,
+        mcp_revision=mcp_revision,
+    )
+    try:
+        try:
+            selection.validate(rule_ids(files_only=True))
+        except SelectionError:  # a code of a change or conversation rule (e.g. TC71 with --locked)
+            selection.validate(rule_ids())
+    except SelectionError as exc:
+        raise UsageFailure(f"toolcontract: {exc}") from None
+    return selection
 
 def http_options(urls: list[str], headers, allow_insecure: bool) -> dict[str, str]:
     """The `Name: value` headers (or a dict of them) as a dict: exit 2 for one that is not (its value never

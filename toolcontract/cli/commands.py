@@ -427,3 +427,4 @@ _write_whole = write_whole  # shared with `lint -o` (toolcontract.cli)
 
 from toolcontract.cli import gate  # noqa: E402,F401  (registers diff and lock)
 from toolcontract.cli import init  # noqa: E402,F401  (registers init)
+from toolcontract.cli import server  # noqa: E402,F401  (registers server)

@@ -34,6 +34,16 @@ def _anchor(rule: Rule) -> str:
     return f"{rule.id.lower()}-{rule.name}"
 
 
+# where docs/rules.md is read on the web: the link an editor shows beside a finding's rule id (`toolcontract
+# server`'s codeDescription); OWNER as in the README's GitHub Action and pre-commit snippets
+RULES_URL = "https://github.com/OWNER/toolcontract/blob/main/docs/rules.md"
+
+
+def rule_url(rule_id: str, name: str) -> str:
+    """The link to the section of docs/rules.md of the rule `rule_id` named `name` (its heading's anchor)."""
+    return f"{RULES_URL}#{rule_id.lower()}-{name}"
+
+
 def _fence(text: str) -> list[str]:
     body = text.rstrip("\n")
     language = "json" if body.lstrip()[:1] in "{[" else "yaml"
