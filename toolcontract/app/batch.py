@@ -21,12 +21,8 @@ import pyarrow as pa
 
 from toolcontract.core import jsoncodec
 
-# the input shapes (docs/assess.md, "At scale (Dask)")
-CASE_PARTS = ("candidate", "context", "record", "observation", "expect")
-SPAN_COLUMNS = ("trace_id", "span_id", "name", "gen_ai.operation.name", "gen_ai.tool.name", "gen_ai.tool.call.id",
-                "gen_ai.tool.call.arguments", "gen_ai.tool.call.result", "error.type", "status_code",
-                "status_message", "mcp.method.name", "mcp.tool.name")
-SOURCE_COLUMNS = ("source_path", "source_row")  # optional: where a row was read (the readers add them)
+from toolcontract.io.datasets import (CASE_PARTS, READ_ERROR, SOURCE_COLUMNS, SPAN_COLUMNS,  # noqa: F401
+                                     BatchShapeError, table_shape)
 
 _strings = pa.list_(pa.string())
 OUTPUT_SCHEMA = pa.schema([
@@ -52,24 +48,6 @@ OUTPUT_SCHEMA = pa.schema([
     ("source", pa.string()),
 ])
 VIEW_COLUMNS = ("trail", "model_view", "evidence", "expect", "source")
-
-
-class BatchShapeError(ValueError):
-    """A table that holds neither shape: no `id` and `candidate` columns, no span columns."""
-
-
-def table_shape(schema: pa.Schema) -> str:
-    """`cases` (fixture-case columns) or `spans` (flattened OpenTelemetry execute_tool spans); BatchShapeError
-    saying what is missing otherwise."""
-    names = set(schema.names)
-    if "candidate" in names:
-        if "id" not in names:
-            raise BatchShapeError("a table of cases needs a string column `id` beside `candidate`")
-        return "cases"
-    if "gen_ai.tool.name" in names or "gen_ai.operation.name" in names:
-        return "spans"
-    raise BatchShapeError("no column `candidate` (cases) and no column `gen_ai.tool.name` or "
-                          "`gen_ai.operation.name` (execute_tool spans): not a table of tool calls")
 
 
 # ------------------------------------------------------------------ the registry, once per process
@@ -137,6 +115,20 @@ def _part(value: Any, name: str) -> Any:
     if isinstance(value, dict):
         return {k: v for k, v in value.items() if v is not None}
     return value
+
+
+def _case_of_line(row: dict, source: Optional[dict]):
+    """A Case from the JSON text of a whole case (a JSONL line, as `assess` reads one)."""
+    from toolcontract.io.fixtures import case_from_dict, case_problem
+
+    text = row.get("case")
+    if text is None:
+        raise RowError("`case` is null")
+    data = _part(text, "case")
+    problem = case_problem(data)
+    if problem is not None:
+        raise RowError(problem)
+    return case_from_dict(data, source)
 
 
 def _case_of_row(row: dict, source: Optional[dict]):
@@ -228,8 +220,9 @@ def assess_batch(table: pa.Table, registry, *, views: bool = True) -> pa.Table:
     from toolcontract.assessment.envelope import assess
 
     shape = table_shape(table.schema)
-    names = ("id", *CASE_PARTS) if shape == "cases" else ("id", *SPAN_COLUMNS)
-    adapt = _case_of_row if shape == "cases" else _span_case
+    names, adapt = {"cases": (("id", *CASE_PARTS), _case_of_row), "lines": (("case",), _case_of_line),
+                    "spans": (("id", *SPAN_COLUMNS), _span_case)}[shape]
+    names = (*names, READ_ERROR)
     out: dict[str, list] = {field.name: [] for field in OUTPUT_SCHEMA}
     has_source = "source_path" in table.column_names
     sources = _rows(table, SOURCE_COLUMNS) if has_source else None
@@ -238,6 +231,8 @@ def assess_batch(table: pa.Table, registry, *, views: bool = True) -> pa.Table:
         where = next(sources) if sources is not None else None
         source = None if where is None else {"path": where.get("source_path"), "line": where.get("source_row")}
         try:
+            if row.get(READ_ERROR) is not None:
+                raise RowError(row[READ_ERROR])
             case = adapt(row, source)
         except RowError as exc:
             _rejected_row(out, row, shape, str(exc), index if source is None else source, views)
@@ -276,7 +271,16 @@ def _rejected_row(out: dict, row: dict, shape: str, reason: str, where, views: b
     case_id = row.get("id")
     case_id = case_id if isinstance(case_id, str) else ("" if case_id is None else str(case_id))
     tool = None
-    if shape == "cases":
+    if shape == "lines":
+        try:
+            data = jsoncodec.loads(row["case"].encode("utf-8", "surrogatepass"))
+        except (ValueError, RecursionError, AttributeError, TypeError):
+            data = None
+        case_id = data.get("id") if isinstance(data, dict) else None
+        case_id = case_id if isinstance(case_id, str) else ("" if case_id is None else str(case_id))
+        tool = data.get("candidate") if isinstance(data, dict) else None
+        tool = tool.get("name") if isinstance(tool, dict) else None
+    elif shape == "cases":
         candidate = row.get("candidate")
         if isinstance(candidate, dict):
             tool = candidate.get("name")
