@@ -101,7 +101,7 @@ class RowError(Exception):
 
 
 def _part(value: Any, name: str) -> Any:
-    """One part of a case row: JSON text decoded; a struct (dict) with its null fields left out."""
+    """One part of a case row: JSON text decoded; a struct (dict) with its null fields left out (`_without_nulls`)."""
     if value is None:
         return None
     if isinstance(value, (bytes, str)):
@@ -113,7 +113,17 @@ def _part(value: Any, name: str) -> Any:
             column = f" at column {exc.colno}" if hasattr(exc, "colno") else ""
             raise RowError(f"`{name}` is not JSON: {msg}{column}") from None
     if isinstance(value, dict):
-        return {k: v for k, v in value.items() if v is not None}
+        return _without_nulls(value)
+    return value
+
+
+def _without_nulls(value: Any) -> Any:
+    """A struct as the mapping it stands for: an Arrow struct has every field of its type in every row, null where
+    the row had none, so a null field is an absent one, at any depth (JSON text keeps a real null)."""
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
     return value
 
 

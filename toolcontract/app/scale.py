@@ -104,10 +104,11 @@ def run(inputs: list[str], descriptors: list[dict], out: str, scheduler: Optiona
     parts = discover(inputs)
     key, blob = descriptors_blob(descriptors)
     temporary = os.path.join(os.path.dirname(target), f".{os.path.basename(target)}.tmp-{uuid.uuid4().hex[:12]}")
-    cluster = None
+    owned = None  # (client, cluster or None) that this run made, closed at its end
     try:
         if client is None:
-            client, cluster = _connect(scheduler)
+            owned = _connect(scheduler)
+            client = owned[0]
         import dask.dataframe as dd
 
         # parts differ in columns (a struct `context` here, JSON text there): each is judged by its own shape, so
@@ -133,9 +134,10 @@ def run(inputs: list[str], descriptors: list[dict], out: str, scheduler: Optiona
     finally:
         if os.path.exists(temporary):
             shutil.rmtree(temporary, ignore_errors=True)
-        if cluster is not None:
-            client.close()
-            cluster.close()
+        if owned is not None:  # the client (and the LocalCluster) this run made
+            owned[0].close()
+            if owned[1] is not None:
+                owned[1].close()
     return summarise(target, len(parts), failing_outcomes)
 
 

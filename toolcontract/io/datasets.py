@@ -189,7 +189,7 @@ def _jsonl_parts(filesystem, uri: str, path: str, shown: str) -> list[Part]:
 
     parts, count, first = [], 0, 0
     try:
-        with filesystem.open_input_stream(path) as stream:
+        with _lines_stream(filesystem, path) as stream:
             for number, raw in enumerate(bounded_lines(stream, DEFAULT_LIMITS.max_bytes)):
                 if not raw.strip():
                     continue
@@ -204,6 +204,14 @@ def _jsonl_parts(filesystem, uri: str, path: str, shown: str) -> list[Part]:
     if count or not parts:
         parts.append(Part(uri, path, shown, "jsonl", None, first, 0))
     return parts
+
+
+def _lines_stream(filesystem, path: str):
+    """A file of any pyarrow filesystem as a buffered binary stream (`readline(limit)`, which pyarrow's own
+    streams lack)."""
+    import io
+
+    return io.BufferedReader(filesystem.open_input_stream(path), 1 << 20)
 
 
 def read_part(part: Part) -> pa.Table:
@@ -240,7 +248,7 @@ def _read_jsonl(filesystem, part: Part) -> tuple[pa.Table, pa.Array]:
 
     texts: list[Optional[str]] = []
     numbers: list[int] = []
-    with filesystem.open_input_stream(part.path) as stream:
+    with _lines_stream(filesystem, part.path) as stream:
         lines = enumerate(bounded_lines(stream, DEFAULT_LIMITS.max_bytes), 1)
         try:
             for number, raw in lines:
