@@ -80,15 +80,11 @@ class AssessJob:
         return run_conversations(conversations, self.assessor, reporter, self.failing, self.threshold)
 
     def registry_for(self, extra: list[str]):
-        from toolcontract.assessment.registry import Registry
         from toolcontract.io.inputs import load_descriptor_dicts
 
         key = tuple(extra)
         if key not in self.registries:
-            descriptors = self.shared + load_descriptor_dicts(extra, self.descriptor_cache)
-            registry = Registry.from_descriptors([d for d in descriptors if isinstance(d.get("name"), str)])
-            registry.offered = bool(descriptors)  # no tools at all: a log that cannot say what was offered
-            self.registries[key] = registry
+            self.registries[key] = build_registry(self.shared + load_descriptor_dicts(extra, self.descriptor_cache))
         return self.registries[key]
 
     def run(self, reporter) -> bool:
@@ -160,6 +156,16 @@ class AssessJob:
             finally:
                 reporter.end_file(path)
         return failed
+
+
+def build_registry(descriptors: list[dict]):
+    """The registry of a fixture's or a log's cases: the named descriptors compiled once; `offered` False when
+    there are no tools at all (a log that cannot say what was offered)."""
+    from toolcontract.assessment.registry import Registry
+
+    registry = Registry.from_descriptors([d for d in descriptors if isinstance(d.get("name"), str)])
+    registry.offered = bool(descriptors)
+    return registry
 
 
 def conversation_selection(select: tuple[str, ...], ignore: tuple[str, ...]) -> Optional[tuple[str, ...]]:

@@ -24,6 +24,8 @@ def run_assess(
     max_rounds: Optional[int] = None,
     config: Optional[str] = None,
     no_config: bool = False,
+    engine: str = "local",
+    scheduler: Optional[str] = None,
 ) -> int:
     """Replay recorded tool calls through the admission gates and classify what the evidence
     proves; the exit code (0, or 1 for unmet expectations, `--fail-on` outcomes and transcript
@@ -33,6 +35,11 @@ def run_assess(
     (exit 2) for bad usage and unreadable input."""
     import io
 
+    if engine == "dask":
+        return _run_dask(paths, tools, output_format, fail_on, exit_zero, output, scheduler, context_file, select,
+                         ignore, max_rounds, config, no_config)
+    if scheduler is not None:
+        raise UsageFailure("toolcontract: --scheduler goes with --engine dask")
     from toolcontract.app.assess import AssessSettings
     from toolcontract.report import assess_reporter
     from toolcontract.report import output_format as format_of_output
@@ -85,6 +92,55 @@ def run_assess(
     if buffer is not None:
         write_whole(output, buffer.getvalue())
     return EXIT_FINDINGS if failed and not exit_zero else EXIT_OK
+
+
+def _run_dask(paths, tools, output_format, fail_on, exit_zero, output, scheduler, context_file, select, ignore,
+              max_rounds, config, no_config) -> int:
+    """`assess --engine dask`: the inputs assessed on Dask into the folder -o names; the run's summary printed as
+    a local run's (`--format json`: `{"summary": {...}, "tools": [...]}`)."""
+    from toolcontract.app.assess import AssessSettings
+
+    for flag, value in (("--context", context_file), ("--select", select), ("--ignore", ignore),
+                        ("--max-rounds", max_rounds)):
+        if value:  # conversations are not assessed at scale (docs/assess.md, "At scale (Dask)")
+            raise UsageFailure(f"toolcontract: {flag} is not taken by --engine dask: it assesses cases one by one, "
+                               "without conversations")
+    try:
+        import dask.dataframe  # noqa: F401 - the extra, asked for before any work
+        import distributed  # noqa: F401
+        import pyarrow  # noqa: F401
+    except ImportError as exc:
+        raise UsageFailure(f"toolcontract: --engine dask needs the scale extra (pip install "
+                           f"'toolcontract-cli[scale]'): {exc}") from None
+    from toolcontract.app import scale
+
+    settings = AssessSettings(None, None, fail_on, None, None, config, no_config)
+    job = settings.job([], tools)  # --tools and --fail-on checked as a local run checks them
+    result = scale.run(list(paths), job.shared, output, scheduler, job.failing_outcomes)
+    _print_scale_summary(result, output_format or default_format())
+    return EXIT_FINDINGS if result.failed and not exit_zero else EXIT_OK
+
+
+def _print_scale_summary(result, output_format: str) -> None:
+    from toolcontract.core import jsoncodec
+
+    if output_format == "json":
+        sys.stdout.write(jsoncodec.dumps({"summary": result.summary, "tools": result.tools,
+                                          "output": result.output, "partitions": result.partitions}, indent=2) + "\n")
+        return
+    from toolcontract.report.common import evidence_notes, printable
+
+    s = result.stats
+    outcomes = ", ".join(f"{k} {v}" for k, v in sorted(s.by_outcome.items())) or "none"
+    expectations = (f"{s.expect_failed} unmet expectation{'s' * (s.expect_failed != 1)}" if s.expected
+                    else "no expectations")
+    for stats in sorted(s.tools.values(), key=lambda t: (-t.calls, t.tool)):
+        sys.stdout.write(stats.line() + "\n")
+    sys.stdout.write(f"{s.cases} case{'s' * (s.cases != 1)}: {outcomes}; {expectations}\n")
+    for note in evidence_notes(s):
+        sys.stdout.write(note + "\n")
+    sys.stdout.write(f"envelopes: {printable(result.output)} ({result.partitions} Parquet "
+                     f"part{'s' * (result.partitions != 1)})\n")
 
 
 def _check_output(output: str) -> None:

@@ -109,6 +109,7 @@ LintFormat = choice_enum("LintFormat", options.LINT["output_format"].choices)
 AssessFormat = choice_enum("AssessFormat", options.ASSESS["output_format"].choices)
 FailOn = choice_enum("FailOn", options.FAIL_ON)
 McpRevision = choice_enum("McpRevision", options.MCP_REVISIONS)
+Engine = choice_enum("Engine", options.ENGINES)
 
 
 def typer_check(check: Callable):
@@ -161,7 +162,7 @@ def table_command(command: options.Command, run: Callable[[], Callable[..., int]
     """Register `command` with Typer, its parameters built from the table; the function Typer
     calls passes them, choices as their values, to `run()` (looked up at call time)."""
     enums = {tuple(item.value for item in enum): enum for enum in (LintFormat, AssessFormat, FailOn, Format,
-                                                                             McpRevision)}
+                                                                             McpRevision, Engine)}
     parameters = [_typer_parameter(option, enums) for option in command.options]
 
     def function(**values) -> None:

@@ -29,6 +29,7 @@ INPUT_FORMATS = ("native", "mcp", "openai-chat", "openai-responses", "anthropic"
 # --mcp-revision's values: toolcontract.core.descriptor.MCP_REVISIONS (not imported, as INPUT_FORMATS;
 # tests/test_mcp_2026.py checks the two are the same)
 MCP_REVISIONS = ("2025-11-25", "2026-07-28")
+ENGINES = ("local", "dask")  # assess --engine (toolcontract.app.scale: dask)
 def formats_help(formats) -> str:
     """`--format`'s help: the registry's formats, rich (the default on a terminal) first."""
     return f"rich (default on a terminal), {', '.join(name for name in formats if name != 'rich')}."
@@ -196,6 +197,12 @@ ASSESS = Command("assess", (
            metavar="FILE"),
     Option("max_rounds", ("--max-rounds",), "count", "Transcripts: more tool rounds than this in one conversation "
            "is TC809 (default: the config's assess max-rounds, else 20).", minimum=1, metavar="N"),
+    Option("engine", ("--engine",), "choice", "local (default): this process; dask: Parquet or JSON lines inputs "
+           "(files, folders, globs, URIs) assessed on a Dask cluster, the envelopes written as Parquet parts to "
+           "-o OUT/ (needs the scale extra: pip install 'toolcontract-cli[scale]').", choices=ENGINES,
+           default="local"),
+    Option("scheduler", ("--scheduler",), "text", "With --engine dask: the scheduler to use (tcp://HOST:PORT); "
+           "default: a LocalCluster on this machine's cores.", metavar="ADDRESS"),
     CONFIG,
     NO_CONFIG,
 ))

@@ -212,6 +212,19 @@ def jsonl_holds_cases(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS) -> boo
     return data is UNREADABLE or (isinstance(data, dict) and "candidate" in data)
 
 
+def case_problem(data: Any, limits: Limits = DEFAULT_LIMITS) -> str | None:
+    """Why a decoded value is not a case of schemas/fixture.schema.json (`at /candidate: ...`, nesting past the
+    limit), or None when `case_from_dict` can take it: the check `read_jsonl` makes of every line."""
+    if nests_deeper(data, limits.max_depth):
+        return f"nesting is deeper than {limits.max_depth} levels"
+    _, case_validator = _validators()
+    bad = _first_error(case_validator, data)
+    if bad is None:
+        return None
+    pointer = join_pointer("", *bad[0])
+    return f"at {pointer or '/'}: {bad[1]}"
+
+
 def _nests_deeper(raw: bytes, data: Any, limit: int) -> bool:
     """`nests_deeper(data, limit)` for data parsed from `raw`: every container of the data opens
     with a `{` or `[` of the text, so a line with no more of them than the limit is within it

@@ -83,19 +83,20 @@ class ToolStats:
         self.effect_unknown = 0
         self.refused_by_gate: dict[str, int] = {}
 
-    def add(self, envelope, consequential: bool) -> None:
-        self.calls += 1
+    def add(self, envelope, consequential: bool, times: int = 1) -> None:
+        """Count `envelope` (`times` envelopes alike: a batch run's counted groups)."""
+        self.calls += times
         key = envelope.outcome._value_
-        self.by_outcome[key] = self.by_outcome.get(key, 0) + 1
+        self.by_outcome[key] = self.by_outcome.get(key, 0) + times
         if consequential:
             effect = envelope.effect._value_
             if effect == "unverified":
-                self.effect_unverified += 1
+                self.effect_unverified += times
             elif effect == "unknown":
-                self.effect_unknown += 1
+                self.effect_unknown += times
         if envelope.gate is not None:
             gate = envelope.gate._value_
-            self.refused_by_gate[gate] = self.refused_by_gate.get(gate, 0) + 1
+            self.refused_by_gate[gate] = self.refused_by_gate.get(gate, 0) + times
 
     def as_dict(self) -> dict:
         return {"tool": self.tool, "calls": self.calls, "by_outcome": dict(sorted(self.by_outcome.items())),
@@ -147,30 +148,31 @@ class AssessSummary:
     def begin_file(self) -> None:
         self.file_tools = {}
 
-    def add(self, envelope) -> None:
-        self.cases += 1
+    def add(self, envelope, times: int = 1) -> None:
+        """Count `envelope` (`times` envelopes alike: a batch run's counted groups, toolcontract.app.scale)."""
+        self.cases += times
         key = envelope.outcome._value_  # (`.value`, without the enum property's cost per case)
-        self.by_outcome[key] = self.by_outcome.get(key, 0) + 1
+        self.by_outcome[key] = self.by_outcome.get(key, 0) + times
         if not envelope.expect_met:
-            self.expect_failed += 1
+            self.expect_failed += times
         if envelope.expect is not None:
-            self.expected += 1
+            self.expected += times
         if envelope.trail and envelope.trail[-1].get("result") == "not_judged":
-            self.evidence_only += 1
+            self.evidence_only += times
         tool = envelope.evidence.get("tool") if isinstance(envelope.evidence, dict) else None
         if tool is not None and tool.get("effect") is None:
-            self.no_effect_class += 1
+            self.no_effect_class += times
         consequential = tool is not None and (tool.get("effect") is None or tool.get("effect") in _CONSEQUENTIAL)
         name = envelope.tool if isinstance(envelope.tool, str) else str(envelope.tool)  # tool_key
         entry = self.tools.get(name)
         if entry is None:
             entry = self.tools[name] = ToolStats(name)
-        entry.add(envelope, consequential)
+        entry.add(envelope, consequential, times)
         if self.per_file:
             entry = self.file_tools.get(name)
             if entry is None:
                 entry = self.file_tools[name] = ToolStats(name)
-            entry.add(envelope, consequential)
+            entry.add(envelope, consequential, times)
 
     def add_conversation(self, report) -> None:
         self.conversations += 1
