@@ -185,7 +185,8 @@ async def _fetch(url: str, headers: dict, budget: Budget, guard: dict) -> LiveTo
     timed_out = False
     with anyio.move_on_after(budget.remaining() + SHUTDOWN_GRACE):
         transport = _Guarded(target, budget, guard)
-        timeout = httpx2.Timeout(max(budget.remaining(), 0.01))
+        # past the budget's own deadline (below), so a slow server is always reported by the budget, in its words
+        timeout = httpx2.Timeout(max(budget.remaining(), 0.01) + SHUTDOWN_GRACE)
         async with httpx2.AsyncClient(headers=headers, timeout=timeout, transport=transport, trust_env=False,
                                       follow_redirects=False) as client:
             async with streamable_http_client(url, http_client=client, **_sse_cap(streamable_http_client, budget)) \
