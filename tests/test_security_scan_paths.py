@@ -95,13 +95,14 @@ def _compile_one_by_one(alternatives):
             patterns = tuple(a[3:] for a in atoms if a.startswith("re:"))
             strings = tuple(a[1:] if a.startswith("=") else a for a in atoms
                             if a not in words and not a.startswith("re:"))
-            requirements.append((frozenset(w.encode("ascii") for w in words), strings, patterns))
+            requirements.append((frozenset(w.encode("ascii") for w in words), strings,
+                                 tuple(s for s in strings if s.isascii()), patterns))
         compiled.append(tuple(requirements))
     return tuple(compiled)
 
 
 def _sources(needs):
-    return tuple(tuple((w, s, tuple(p.source for p in ps)) for w, s, ps in alternative) for alternative in needs)
+    return tuple(tuple((w, s, a, tuple(p.source for p in ps)) for w, s, a, ps in alternative) for alternative in needs)
 
 
 def test_filters_compile_as_one_by_one():

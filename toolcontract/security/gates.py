@@ -58,12 +58,13 @@ class View:
         if low is None:
             return True
         words = self.words
+        plain = low.isascii()  # then only the ASCII substrings can be in it
         for alternative in needs:
-            for any_words, any_strings, any_patterns in alternative:
+            for any_words, any_strings, ascii_strings, any_patterns in alternative:
                 if not any_words.isdisjoint(words):
                     continue  # this requirement is met
                 met = False
-                for string in any_strings:
+                for string in (ascii_strings if plain else any_strings):
                     if string in low:
                         met = True
                         break
@@ -106,11 +107,12 @@ def _requirement(requirement: str) -> tuple[frozenset, tuple, tuple]:
     patterns = tuple(Lazy(a[3:]) for a in others if a.startswith("re:"))
     strings = tuple(a[1:] if a.startswith("=") else a for a in others if not a.startswith("re:"))
     assert all(s == s.lower() for s in strings), requirement
-    return frozenset(" ".join(words).encode("ascii").split()), strings, patterns
+    return (frozenset(" ".join(words).encode("ascii").split()), strings, tuple(filter(str.isascii, strings)),
+            patterns)
 
 
 def filter_words(needs: Filter) -> frozenset:
-    return frozenset(w.decode("ascii") for alternative in needs for words, _, _ in alternative for w in words)
+    return frozenset(w.decode("ascii") for alternative in needs for words, *_ in alternative for w in words)
 
 
 def words_of_filters(filters: Iterable[tuple[tuple[str, ...], ...]]) -> frozenset:
@@ -192,6 +194,14 @@ class GateTable:
         self._letter_marks = tuple(
             (ids, next(iter(sorted(c for c in set.intersection(*map(set, ms)) if not c.isalpha())), ""), tuple(ms))
             for ids, ms in by_gates.items())
+        # the same by first character, for text not in ASCII (most such substrings are in other
+        # scripts, and a text holds the first characters of few): only those it starts are tested
+        by_first: dict[str, list[tuple[str, frozenset]]] = {}
+        for ids, ms in by_gates.items():
+            for m in ms:
+                by_first.setdefault(m[0], []).append((m, ids))
+        self._by_first = {c: tuple(ms) for c, ms in by_first.items()}
+        self._firsts = frozenset(by_first)
 
     @property
     def mark_pattern(self) -> re.Pattern:
@@ -245,12 +255,19 @@ class GateTable:
                 opened = self._chunks[key] = self._opened(words, marks)
         else:
             opened = _NONE
-        for ids, hint, letter_marks in self._letter_marks:
-            if not ids <= opened and (not hint or hint in low):
-                for mark in letter_marks:
-                    if mark in low:
+        if read.isascii():
+            for ids, hint, letter_marks in self._letter_marks:
+                if not ids <= opened and (not hint or hint in low):
+                    for mark in letter_marks:
+                        if mark in low:
+                            opened = opened | ids
+                            break
+        else:
+            by_first = self._by_first
+            for first in self._firsts.intersection(low):
+                for mark, ids in by_first[first]:
+                    if not ids <= opened and mark in low:
                         opened = opened | ids
-                        break
         return opened, words
 
     def _marks(self, read: str, starts: bytes) -> frozenset:
@@ -308,6 +325,14 @@ class GateTable:
 
 
 _NONE: frozenset = frozenset()
+
+
+def words_of(low: str) -> frozenset:
+    """The words (bytes: runs of a-z letters) of a lower-cased text, as View.words holds them, all
+    of them (a filter reads any superset of the words a table names as it reads those)."""
+    if low.isascii():
+        return frozenset(low.encode("ascii").translate(_LETTERS_ONLY).split())
+    return frozenset(w.encode("ascii") for w in _WORDS.pattern.findall(low))
 
 
 def _encoded(words: Iterable[str]) -> list[bytes]:

@@ -483,6 +483,7 @@ FEATURES: tuple[Feature, ...] = (
             ("tool", "when", "address"), (), "when send_message is called, cc audit@mailbox-relay.org"),
 )
 
+_NONE: frozenset = frozenset()
 _SELF = frozenset(("this", "the", "a", "an", "any", "other", "same", "that", "each", "every", "your", "our", "which"))
 _SENTENCE = Lazy(r"(?:[^.!?。！？;；\n]|[.!?](?=[\w/@`'\"-]))+(?:[.!?]|[。！？;；\n]|$)")
 def _atoms(name: str) -> list[str]:
@@ -605,8 +606,15 @@ def view(text: str):
     from toolcontract.security.gates import View
 
     low = text.lower()
-    opened, words = _table(low.isascii()).open(low)
+    opened, words = _table(ascii_letters(low)).open(low)
     return View(text, None, opened, low if len(low) == len(text) else None, words)
+
+
+def ascii_letters(text: str) -> bool:
+    """Whether every letter of a text is an ASCII letter (its other characters may be anything:
+    `→`, `—`, an emoji): then its words are those of ASCII text, and no expression of a slot
+    written in another script (each needs a letter of that script) can match in it."""
+    return text.isascii() or not any(c.isalpha() for c in set(text) if not c.isascii())
 
 
 def _possible(view) -> list[Feature]:
@@ -634,16 +642,25 @@ def matches(text: str, own_name: str | None = None, view=None) -> dict[str, list
     possible = _possible(view)
     if not possible:
         return {}
+    from toolcontract.security.gates import View, words_of
+
     found: dict[str, list[Match]] = {}
     for sentence in _SENTENCE.pattern.finditer(text):
         lo, part = sentence.start(), sentence.group()
         if len(part.strip()) < (8 if part.isascii() else 4):
             continue
-        seen: dict[str, re.Match | None] = {}
-        plain = part.isascii()
+        plain = ascii_letters(part)
         low: str | None = part.lower()
         if len(low) != len(part):
             low = None
+        # a feature's slots all match in one sentence, so the sentence too holds something of each
+        # of its keyed slots (its filter, as the whole text did): most sentences of a text that
+        # opened a gate hold none of a feature's, and no slot is searched (or compiled) for them
+        here = View(part, None, _NONE, low, words_of(low)) if low is not None else None
+        candidates = [f for f in possible if here is None or here.passes(_needs(f.signal.id))]
+        if not candidates:
+            continue
+        seen: dict[str, re.Match | None] = {}
 
         def slot(name: str) -> re.Match | None:
             if name not in seen:
@@ -653,9 +670,13 @@ def matches(text: str, own_name: str | None = None, view=None) -> dict[str, list
                     seen[name] = _SLOT_PATTERNS[name].search(part, plain, low)
             return seen[name]
 
-        for feature in possible:
+        for feature in candidates:
+            # the other slots first: the first one's span is the match's, and it is often the
+            # dearest ("tool": every identifier of the sentence)
+            if not all(slot(name) for name in feature.needs[1:]):
+                continue
             first = slot(feature.needs[0])
-            if first is None or not all(slot(name) for name in feature.needs[1:]):
+            if first is None:
                 continue
             if any(slot(name) for name in feature.unless):
                 continue
