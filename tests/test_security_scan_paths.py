@@ -180,12 +180,21 @@ def _plain_phrases(text: str, kind: str):
 
 
 def _plain_read(text: str, kind: str):
-    """The phrase signals' plain reading, then what the text does (security.intent), as scan._read adds it."""
+    """The phrase signals' plain reading, then what the text does (security.intent) and its addresses and
+    collections (TC610, TC611), as scan._read adds them."""
     report, cost = _plain_phrases(text, kind)
     if kind in (surfaces.TEXT, surfaces.VALUE, surfaces.OTHER) and (len(text) >= 16 or len(text) >= 6 and not text.isascii()):
         found = intent.matches(text)
         if found:
             report = scan._with_intent(report, text, kind, found)
+    if kind in (surfaces.TEXT, surfaces.VALUE, surfaces.OTHER):
+        from toolcontract.security.addresses import internal_addresses
+        from toolcontract.security.collection import sensitive_collection
+
+        addresses = internal_addresses(text)
+        collected = sensitive_collection(text) if kind == surfaces.TEXT else ()
+        if addresses or collected:
+            report = report.with_uses(addresses, collected)
     return report, cost
 
 

@@ -13,13 +13,15 @@ from __future__ import annotations
 import functools
 import re
 from itertools import filterfalse
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from toolcontract.core.descriptor import ToolView
 from toolcontract.security import gates, intent, signals
 # a file's budget (see the package); the scan reads these names, so a test can lower them here
 from toolcontract.security import MAX_CHARACTERS, MAX_FINDINGS, ascii_control
 from toolcontract.security.lazy import Lazy
+from toolcontract.security.addresses import internal_addresses
+from toolcontract.security.collection import sensitive_collection
 from toolcontract.security.payloads import GATES as _PAYLOAD_GATES
 from toolcontract.security.payloads import Payload, find_payloads, payloads_in
 from toolcontract.security.records import Record
@@ -42,12 +44,13 @@ _SHORT_ANY = re.compile("|".join((_SHORT_PAYLOAD.source, _SHORT_TAG.source, _SHO
 
 
 class TextReport(Record):
-    __slots__ = ("hidden", "confusion", "injection", "exfiltration", "secrets", "payloads", "may_shadow", "backtracking")
+    __slots__ = ("hidden", "confusion", "injection", "exfiltration", "secrets", "payloads", "may_shadow", "backtracking",
+                 "addresses", "collected")
 
     def __init__(self, hidden: tuple[HiddenSpan, ...] = (), confusion: Confusion | None = None,
                  injection: signals.Score = signals.NOTHING, exfiltration: signals.Score = signals.NOTHING,
                  secrets: tuple[SecretMatch, ...] = (), payloads: tuple[Payload, ...] = (), may_shadow: bool = False,
-                 backtracking: Any = None):
+                 backtracking: Any = None, addresses: tuple = (), collected: tuple = ()):
         self.hidden = hidden
         self.confusion = confusion
         self.injection = injection
@@ -56,16 +59,23 @@ class TextReport(Record):
         self.payloads = payloads
         self.may_shadow = may_shadow  # a shadowing signal's gate is open: score it with the tool's name
         self.backtracking = backtracking  # for a pattern (regex_safety.Backtracking)
+        self.addresses = addresses  # TC610: addresses.internal_addresses of a text, value or other string
+        self.collected = collected  # TC611: collection.sensitive_collection of a text
 
     @property
     def reported(self) -> bool:
         """Whether a finding comes of it (a possible shadowing is scored later, with the tool's name)."""
         return bool(self.hidden or self.confusion or self.injection.total >= signals.THRESHOLD
                     or self.exfiltration.total >= signals.THRESHOLD or self.secrets or self.payloads
-                    or self.backtracking)
+                    or self.backtracking or self.addresses or self.collected)
 
     def __bool__(self) -> bool:
         return self.may_shadow or self.reported
+
+    def with_uses(self, addresses: tuple, collected: tuple) -> "TextReport":
+        """This report with TC610's addresses and TC611's collections of the text added."""
+        return TextReport(self.hidden, self.confusion, self.injection, self.exfiltration, self.secrets, self.payloads,
+                          self.may_shadow, self.backtracking, tuple(addresses), tuple(collected))
 
 
 EMPTY = TextReport()
@@ -79,16 +89,13 @@ class ScanRun:
     that a tool's strings are sifted in one C-level pass; emptied whenever a memo of `reports`
     is), and each file's budget by document."""
 
-    __slots__ = ("reports", "nothing", "budgets", "readings")
+    __slots__ = ("reports", "nothing", "budgets")
 
     def __init__(self) -> None:
         self.reports: dict[str, dict[str, TextReport]] = {kind: {} for kind in KINDS}
         self.nothing: set[tuple[str, str]] = set()
         # id(document) -> (document, its budget): the entry holds the document, so its id is not reused
         self.budgets: dict[int, tuple[Any, _Budget]] = {}
-        # a rule's own reading of each distinct string (TC610, TC611: ToolScan.read), by the rule's key:
-        # (what each text gave, the (text, kind) pairs that give nothing)
-        self.readings: dict[str, tuple[dict[str, Any], set]] = {}
 
     def remember(self, text: str, kind: str, report: TextReport) -> TextReport:
         memo = self.reports[kind]
@@ -117,15 +124,22 @@ def _read(text: str, kind: str) -> tuple[TextReport, int]:
     and what reading it costs the file's budget (see _read_phrases; a text with an intent feature
     costs its length once more)."""
     report, cost, view = _read_phrases(text, kind)
-    if (kind == TEXT or kind == VALUE or kind == OTHER) and (len(text) >= 16 or len(text) >= 6 and not text.isascii()):
-        # printable ASCII: the phrase signals' view is the text as written, and the features' gates
-        # are in its table; other text: the features read it as written (intent.view), not folded
-        if not text.isascii() or (view is not None and view.where is not None):
-            view = intent.view(text)
-        if view is not None and not view.opened.isdisjoint(intent.IDS):
-            found = intent.matches(text, None, view)
-            if found:
-                report = _with_intent(report, text, kind, found)
+    if kind == TEXT or kind == VALUE or kind == OTHER:
+        if len(text) >= 16 or len(text) >= 6 and not text.isascii():
+            # printable ASCII: the phrase signals' view is the text as written, and the features' gates
+            # are in its table; other text: the features read it as written (intent.view), not folded
+            if not text.isascii() or (view is not None and view.where is not None):
+                view = intent.view(text)
+            if view is not None and not view.opened.isdisjoint(intent.IDS):
+                found = intent.matches(text, None, view)
+                if found:
+                    report = _with_intent(report, text, kind, found)
+        # what the tool does with the text's addresses (TC610) and the user's data (TC611), read in
+        # the same pass: each module tests its own cheap gate first, and most texts stop there
+        addresses = internal_addresses(text)
+        collected = sensitive_collection(text) if kind == TEXT else ()
+        if addresses or collected:
+            report = report.with_uses(addresses, collected)
     return report, cost
 
 
@@ -138,7 +152,8 @@ def _with_intent(report: TextReport, text: str, kind: str, found: dict) -> TextR
     if "exfiltration" in found:
         exfiltration = signals.merged(signals.exfiltration_score(text, kind), found["exfiltration"])
     merged = TextReport(report.hidden, report.confusion, injection, exfiltration, report.secrets, report.payloads,
-                        report.may_shadow or "shadowing" in found, report.backtracking)
+                        report.may_shadow or "shadowing" in found, report.backtracking, report.addresses,
+                        report.collected)
     return merged if merged else EMPTY
 
 
@@ -291,54 +306,10 @@ class _Paths:
 class ToolScan:
     """What the scan found in one tool (the strings with something to report) and its file's budget."""
 
-    __slots__ = ("found", "budget", "strings", "data", "run", "_collected")
+    __slots__ = ("found", "budget")
 
-    def __init__(self, found: tuple[Found, ...], budget: _Budget, strings: list = (), data: dict | None = None,
-                 run: ScanRun | None = None):
+    def __init__(self, found: tuple[Found, ...], budget: _Budget):
         self.found, self.budget = found, budget
-        self.strings, self.data = strings, data  # every (text, kind) read (surfaces.texts), of this data
-        self.run = run
-        self._collected: list | None = None
-
-    def read(self, key: str, reader: Callable[[str], Any], kinds: frozenset) -> list[tuple[int, str, Any]] | tuple:
-        """(index, text, what `reader` found) for each string of these kinds in which it finds
-        something. Each distinct text is read once per run, and the (text, kind) pairs with
-        nothing to read are kept too (in the run, under `key`), so that a tool's strings are
-        sifted in one C-level pass, as scan_tool sifts them: most strings recur across the
-        tools of a list and the versions of a tool."""
-        run = self.run
-        memo, empty = run.readings.get(key) or run.readings.setdefault(key, ({}, set())) if run is not None \
-            else ({}, set())
-        if len(empty) > _MAX_MEMO or len(memo) > _MAX_MEMO:
-            memo.clear()
-            empty.clear()
-        strings = self.strings
-        out: list[tuple[int, str, list]] | None = None
-        last = -1
-        for pair in filterfalse(empty.__contains__, strings):
-            index = strings.index(pair, last + 1)  # the first match after the last one is this one
-            last = index
-            text, kind = pair
-            if kind not in kinds:
-                empty.add(pair)
-                continue
-            found = memo.get(text)
-            if found is None:
-                found = memo[text] = reader(text)
-            if found:
-                if out is None:
-                    out = []
-                out.append((index, text, found))
-            else:
-                empty.add(pair)
-        return out or ()
-
-    def surface(self, index: int) -> Surface:
-        """The Surface (with its path) of the string at `index` of `strings`."""
-        if self._collected is None:
-            self._collected = collect(self.data)
-        parent, last, text, kind, anchor = self._collected[index]
-        return Surface((*parent, last), text, kind, anchor)
 
     def stopped_here(self, tool: ToolView) -> _Budget | None:
         """The file's budget, when this is the tool where the security rules stopped reading."""
@@ -388,4 +359,4 @@ def scan_tool(tool: ToolView, run: ScanRun) -> ToolScan:
     if stopped and budget.stopped_at is None:
         budget.stopped_at = tool
     budget.findings, budget.characters = findings, characters
-    return ToolScan(tuple(found) if found else (), budget, strings, data, run)
+    return ToolScan(tuple(found) if found else (), budget)

@@ -7,9 +7,9 @@ from typing import Iterable
 
 from toolcontract.core.model import Severity
 from toolcontract.core.rule import Bad, Good, Hit, Rule
-from toolcontract.lint.context import ToolContext, context
+from toolcontract.lint.context import ToolContext
 from toolcontract.lint.rules.tc6_security.examples import WEATHER
-from toolcontract.lint.rules.tc6_security.reports import at, hit, quote
+from toolcontract.lint.rules.tc6_security.reports import at, hit, quote, reports
 
 _FETCH = WEATHER.replace("name: weather_current", "name: page_fetch").replace(
     "description: Current weather for one city.", "description: Fetch one web page and return its text.").replace(
@@ -56,25 +56,17 @@ RULE = Rule(
     ),
 )
 
-_KINDS = frozenset(("text", "value", "other"))
-
-
 def check(ctx: ToolContext) -> Iterable[Hit]:
-    from toolcontract.security.addresses import ERROR, internal_addresses
+    from toolcontract.security.addresses import ERROR
 
-    scan = context(ctx.tool).scan
-    found_strings = scan.read("TC610", internal_addresses, _KINDS)
-    if not found_strings:
-        return ()  # most tools
     hits = []
-    for index, text, addresses in found_strings:
-        surface = scan.surface(index)
+    for item in reports(ctx.tool):  # most tools: nothing
+        addresses = item.report.addresses
+        if not addresses:
+            continue
+        surface, text = item.surface, item.text
         for address in addresses:
-            span = text[address.start:address.end]
-            if address.level == ERROR:
-                message = f"{quote(span)} points a fetch at {address.what} {at(surface, address.start)}"
-                hits.append(hit(surface, message))
-            else:
-                message = f"{quote(span)} points a fetch at {address.what} {at(surface, address.start)}"
-                hits.append(hit(surface, message, Severity.WARNING))
+            message = f"{quote(text[address.start:address.end])} points a fetch at {address.what} " \
+                      f"{at(surface, address.start)}"
+            hits.append(hit(surface, message) if address.level == ERROR else hit(surface, message, Severity.WARNING))
     return hits

@@ -7,9 +7,9 @@ from typing import Iterable
 
 from toolcontract.core.model import Severity
 from toolcontract.core.rule import Bad, Good, Hit, Rule
-from toolcontract.lint.context import ToolContext, context
+from toolcontract.lint.context import ToolContext
 from toolcontract.lint.rules.tc6_security.examples import with_description
-from toolcontract.lint.rules.tc6_security.reports import at, hit, quote
+from toolcontract.lint.rules.tc6_security.reports import at, hit, quote, reports
 
 RULE = Rule(
     id="TC611",
@@ -40,21 +40,15 @@ RULE = Rule(
     ),
 )
 
-_KINDS = frozenset(("text",))
-
-
 def check(ctx: ToolContext) -> Iterable[Hit]:
-    from toolcontract.security.collection import sensitive_collection
-
-    scan = context(ctx.tool).scan
-    found_strings = scan.read("TC611", sensitive_collection, _KINDS)
-    if not found_strings:
-        return ()  # most tools
     hits = []
-    for index, text, found in found_strings:
-        surface = scan.surface(index)
-        for item in found:
+    for item in reports(ctx.tool):  # most tools: nothing
+        collected = item.report.collected
+        if not collected:
+            continue
+        surface, text = item.surface, item.text
+        for found in collected:
             hits.append(hit(surface, f"the description says the tool keeps or passes on sensitive data "
-                                     f"({item.phrase}): {quote(text[item.start:item.end])} "
-                                     f"{at(surface, item.start)}; say why, and what protects it"))
+                                     f"({found.phrase}): {quote(text[found.start:found.end])} "
+                                     f"{at(surface, found.start)}; say why, and what protects it"))
     return hits
