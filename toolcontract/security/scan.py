@@ -45,12 +45,12 @@ _SHORT_ANY = re.compile("|".join((_SHORT_PAYLOAD.source, _SHORT_TAG.source, _SHO
 
 class TextReport(Record):
     __slots__ = ("hidden", "confusion", "injection", "exfiltration", "secrets", "payloads", "may_shadow", "backtracking",
-                 "addresses", "collected")
+                 "addresses", "collected", "tool_features")
 
     def __init__(self, hidden: tuple[HiddenSpan, ...] = (), confusion: Confusion | None = None,
                  injection: signals.Score = signals.NOTHING, exfiltration: signals.Score = signals.NOTHING,
                  secrets: tuple[SecretMatch, ...] = (), payloads: tuple[Payload, ...] = (), may_shadow: bool = False,
-                 backtracking: Any = None, addresses: tuple = (), collected: tuple = ()):
+                 backtracking: Any = None, addresses: tuple = (), collected: tuple = (), tool_features: bool = False):
         self.hidden = hidden
         self.confusion = confusion
         self.injection = injection
@@ -61,6 +61,9 @@ class TextReport(Record):
         self.backtracking = backtracking  # for a pattern (regex_safety.Backtracking)
         self.addresses = addresses  # TC610: addresses.internal_addresses of a text, value or other string
         self.collected = collected  # TC611: collection.sensitive_collection of a text
+        # an intent feature of shadowing holds when any tool but a generic word ("this tool") is named:
+        # TC604 then reads the text with the tool's own name (which is no other tool); else it need not
+        self.tool_features = tool_features
 
     @property
     def reported(self) -> bool:
@@ -75,7 +78,7 @@ class TextReport(Record):
     def with_uses(self, addresses: tuple, collected: tuple) -> "TextReport":
         """This report with TC610's addresses and TC611's collections of the text added."""
         return TextReport(self.hidden, self.confusion, self.injection, self.exfiltration, self.secrets, self.payloads,
-                          self.may_shadow, self.backtracking, tuple(addresses), tuple(collected))
+                          self.may_shadow, self.backtracking, tuple(addresses), tuple(collected), self.tool_features)
 
 
 EMPTY = TextReport()
@@ -151,9 +154,10 @@ def _with_intent(report: TextReport, text: str, kind: str, found: dict) -> TextR
         injection = signals.merged(signals.injection_score(text), found["injection"])
     if "exfiltration" in found:
         exfiltration = signals.merged(signals.exfiltration_score(text, kind), found["exfiltration"])
+    shadowing = "shadowing" in found
     merged = TextReport(report.hidden, report.confusion, injection, exfiltration, report.secrets, report.payloads,
-                        report.may_shadow or "shadowing" in found, report.backtracking, report.addresses,
-                        report.collected)
+                        report.may_shadow or shadowing, report.backtracking, report.addresses, report.collected,
+                        shadowing)
     return merged if merged else EMPTY
 
 

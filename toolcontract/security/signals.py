@@ -709,7 +709,10 @@ def _is_self(mention: str, own: str | None) -> bool:
 
 
 @functools.lru_cache(maxsize=16384)
-def shadowing_score(text: str, own_name: str | None) -> Score:
+def shadowing_score(text: str, own_name: str | None, features: bool = True) -> Score:
+    """The shadowing signals and intent features of a text in a tool of this name. `features`: False
+    when the text is known to hold no intent feature of shadowing with any name (the scan read it
+    so: a feature that holds for a tool holds with no name known), so they need not be read again."""
     if len(text) < 16:
         return NOTHING
     view = _view(text)
@@ -737,11 +740,12 @@ def shadowing_score(text: str, own_name: str | None) -> Score:
                     found.append(Match(_ADDRESS_SIGNAL, *view.original(lo + a.start(), lo + a.end()),
                                        _ADDRESS_SIGNAL.weight))
             break
-    from toolcontract.security import intent
+    if features:
+        from toolcontract.security import intent
 
-    # ASCII text: its view is the text as written and holds the features' gates; other text: read apart
-    read = view if view.where is None and text.isascii() else None
-    found.extend(intent.matches(text, own_name, read).get("shadowing", ()))
+        # ASCII text: its view is the text as written and holds the features' gates; other text: read apart
+        read = view if view.where is None and text.isascii() else None
+        found.extend(intent.matches(text, own_name, read).get("shadowing", ()))
     return _strongest(found) if found else NOTHING
 
 

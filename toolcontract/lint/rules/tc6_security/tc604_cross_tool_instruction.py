@@ -51,7 +51,7 @@ def _cross_tool_instruction(found: list, tool: ToolView) -> Iterator[Hit]:
     for item in found:
         if not item.report.may_shadow:
             continue
-        score = signals.shadowing_score(item.text, tool.name)
+        score = signals.shadowing_score(item.text, tool.name, item.report.tool_features)
         if score.total >= signals.THRESHOLD:
             surface = item.surface
             yield hit(surface, f"orders about other tools (score {score.total}, threshold {signals.THRESHOLD}): "
