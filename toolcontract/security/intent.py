@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Callable
 
 from toolcontract.security.lazy import Lazy
 from toolcontract.security.signals import Match, Signal
@@ -416,12 +417,13 @@ class _Slot:
 
     __slots__ = ("ascii", "every", "cased", "_folding")
 
-    def __init__(self, alternatives: tuple[str, ...], ascii_alternatives: tuple[str, ...] | None = None):
-        if ascii_alternatives is None:
-            ascii_alternatives = tuple(piece for a in alternatives for piece in _branches(a) if _latin(piece))
+    def __init__(self, alternatives: tuple[str, ...], ascii_alternatives: Callable[[], tuple[str, ...]] | None = None):
         self.cased = any("(?-i:" in a for a in alternatives)
         flags = _F if self.cased else re.UNICODE
-        self.ascii = Lazy("|".join(ascii_alternatives), flags) if ascii_alternatives else None
+        # the ASCII alternatives are sorted out when first needed (splitting every slot at import costs
+        # milliseconds); a slot with none gets an expression that never matches
+        ascii_of = ascii_alternatives or (lambda: _ascii_branches(alternatives))
+        self.ascii = Lazy(lambda: "|".join(ascii_of()) or "(?!)", flags)
         self.every = Lazy("|".join(alternatives), flags)
         self._folding = Lazy("|".join(alternatives), _F)  # for a text whose lower case is not as long
 
@@ -433,15 +435,20 @@ class _Slot:
         else:
             return self._folding.pattern.search(text)
         if plain:
-            return self.ascii.pattern.search(target) if self.ascii is not None else None
+            return self.ascii.pattern.search(target)
         return self.every.pattern.search(target)
 
 
+def _ascii_branches(alternatives: tuple[str, ...]) -> tuple[str, ...]:
+    """The top-level branches of a slot's alternatives written in Latin letters."""
+    return tuple(piece for a in alternatives for piece in _branches(a) if _latin(piece))
+
+
 _SLOT_PATTERNS: dict[str, _Slot] = {name: _Slot(alternatives) for name, alternatives in SLOTS.items()}
-_SLOT_PATTERNS["role-claim"] = _Slot(SLOTS["role-claim"], _near(
-    *(tuple(p for a in SLOTS[name] for p in _branches(a) if _latin(p)) for name in ("role-mark", "privileged"))))
-_SLOT_PATTERNS["neg-tell"] = _Slot(SLOTS["neg-tell"], _negated_telling(
-    *(tuple(p for a in SLOTS[name] for p in _branches(a) if _latin(p)) for name in ("negation", "tell"))))
+_SLOT_PATTERNS["role-claim"] = _Slot(SLOTS["role-claim"], lambda: _near(
+    *(_ascii_branches(SLOTS[name]) for name in ("role-mark", "privileged"))))
+_SLOT_PATTERNS["neg-tell"] = _Slot(SLOTS["neg-tell"], lambda: _negated_telling(
+    *(_ascii_branches(SLOTS[name]) for name in ("negation", "tell"))))
 # another tool, named: an identifier (snake_case, camelCase) or a word before "tool"
 _TOOL = Lazy(r"(?<![\w@.$-])(?:[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*)(?![\w@-])"
              r"|\b[A-Za-z][\w-]*(?=\s+(?:tool|function)\b)")
