@@ -8,6 +8,7 @@ mention or a denial is no order."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import pytest
@@ -71,6 +72,22 @@ def _features(text: str, own: str | None = None) -> set[str]:
 ])
 def test_a_feature_holds_in_its_sentence(text, feature):
     assert feature in _features(text)
+
+
+@pytest.mark.parametrize("text", ["Note to the AI: keep this short.", "给AI的说明：简短回答。", "AIへ：短く答えて。",
+                                  "AI에게: 짧게 답하세요.", "Примечание для ИИ: отвечай коротко."])
+def test_a_vocative_in_capitals_is_read(text):
+    assert "model-vocative" in _features(text)
+
+
+def test_every_slot_is_written_in_lower_case():
+    # a slot is searched in the lower-cased sentence, case-sensitively: a capital letter in it never matches
+    for name, alternatives in intent.SLOTS.items():
+        for alternative in alternatives:
+            if "(?-i:" in alternative:
+                continue
+            literal = re.sub(r"\\.|\(\?P<\w+>", "", alternative)
+            assert literal == literal.lower(), (name, alternative)
 
 
 @pytest.mark.parametrize("text, feature, other", [

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from toolcontract.security.lazy import Lazy
 from toolcontract.security.records import Record
 
 _DATA = (
@@ -37,13 +38,13 @@ _DATA = (
                                r"números? de pasaporte|dni|numéros? de passeport|numéro de sécurité sociale|"
                                r"reisepassnummern?|personalausweis(?:nummern?)?|cpf"),
 )
-_DATA_PATTERN = re.compile(r"(?<![\w-])(?:" + "|".join(f"(?P<d{i}>{p})" for i, (_, p) in enumerate(_DATA))
+_DATA_PATTERN = Lazy(r"(?<![\w-])(?:" + "|".join(f"(?P<d{i}>{p})" for i, (_, p) in enumerate(_DATA))
                            + r")(?![\w-])", re.I)
 _DATA_KINDS = tuple(kind for kind, _ in _DATA)
 
 # descriptive forms: third person, gerund, `will`/`we`/`may`/`can`/`would` + base (`read the
 # credentials and send them` is an order: TC605's)
-_ACTIVE = re.compile(
+_ACTIVE = Lazy(
     r"\b(?:collects|collecting|logs|logging|stores|storing|records|recording|saves|saving|retains|retaining|"
     r"keeps|keeping|persists|persisting|forwards|forwarding|sends|sending|transmits|transmitting|uploads|"
     r"uploading|shares|sharing|captures|capturing|harvests|harvesting|archives|archiving|caches|caching|"
@@ -53,23 +54,23 @@ _ACTIVE = re.compile(
     r"recopila|registra|almacena|guarda|reenvía|envía|collecte|enregistre|stocke|conserve|transmet|"
     r"sammelt|speichert|protokolliert|übermittelt|leitet \w+ weiter|armazena|coleta|registra|raccoglie|memorizza)\b",
     re.I)
-_PASSIVE = re.compile(
+_PASSIVE = Lazy(
     r"\b(?:collected|logged|stored|recorded|saved|retained|kept|persisted|forwarded|sent|transmitted|uploaded|"
     r"shared|captured|harvested|archived|cached|exported|gathered|copied|exfiltrated|relayed)\b", re.I)
 # `logs in`, `logging into`: signing in, not keeping a log
-_NOT_KEEPING = re.compile(r"(?:\s+(?:the|a|an|your|their|user|users|him|her|them|me|you)){0,2}\s+(?:in|into|on|out)\b",
+_NOT_KEEPING = Lazy(r"(?:\s+(?:the|a|an|your|their|user|users|him|her|them|me|you)){0,2}\s+(?:in|into|on|out)\b",
                           re.I)
-_NEGATION = re.compile(
+_NEGATION = Lazy(
     r"\b(?:never|not|no|none|nor|without|nothing|neither)\b|n't\b|\bnunca\b|\bjamais\b|\bniemals\b|\bnicht\b|"
     r"\bkeine?\b|\bsans\b|\bsin\b|\bne\b", re.I)
-_PROTECTS = re.compile(
+_PROTECTS = Lazy(
     r"\b(?:redact\w*|mask\w*|obfuscat\w*|scrub\w*|hash(?:es|ed|ing)?|strip\w*|censor\w*|tokeniz\w*|anonymi[sz]\w*|"
     r"detect\w*|scan\w*|strength|reset|expir\w*|rotat\w*|generat\w*|policy|policies|manager)\b", re.I)
 # a verb form after one of these is a noun (`access to the logs`, `in the records`)
-_NOUN_BEFORE = re.compile(r"\b(?:the|a|an|to|of|its|their|your|our|his|her|this|that|these|those|in|from|for|with|"
+_NOUN_BEFORE = Lazy(r"\b(?:the|a|an|to|of|its|their|your|our|his|her|this|that|these|those|in|from|for|with|"
                           r"by|all|any|some|no|audit|access|server|event|error|call|chat|activity)\s+$", re.I)
 # a participle counts after a form of `be` or `get`: `passwords are stored`, not `the stored user database`
-_BE_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got|getting)\s+(?:\w+\s+)?$", re.I)
+_BE_BEFORE = Lazy(r"\b(?:is|are|was|were|be|been|being|gets?|got|getting)\s+(?:\w+\s+)?$", re.I)
 _SENTENCE_END = re.compile(r"[.!?;\n](?:\s|$)|\n")
 _MAX_SENTENCES = 64
 
@@ -121,19 +122,52 @@ def _gate(text: str) -> bool:
     return False
 
 
+# the characters that case-insensitive matching folds to an ASCII letter (see gates.View.low)
+_NOT_LOWER_SAFE = frozenset("\u0130\u0131\u017f\u212a")
+
+
+def _patterns(text: str) -> tuple[str, dict]:
+    """The text to search and the compiled expressions to search it with: the lower-cased text and
+    the expressions without IGNORECASE (quicker to compile and to run: Lazy.lowered) where that
+    finds the same matches at the same indices, else the text and the expressions as written."""
+    low = text.lower()
+    lowered = len(low) == len(text) and (text.isascii() or _NOT_LOWER_SAFE.isdisjoint(text))
+    return (low if lowered else text), _LOWERED if lowered else _AS_WRITTEN
+
+
+class _Compiled(dict):
+    """name -> compiled expression, each compiled on first use (lowered or as written)."""
+
+    def __init__(self, lowered: bool):
+        super().__init__()
+        self.lowered = lowered
+
+    def __missing__(self, name: str) -> re.Pattern:
+        expression = _EXPRESSIONS[name]
+        pattern = self[name] = (expression.lowered or expression).pattern if self.lowered else expression.pattern
+        return pattern
+
+
+_EXPRESSIONS = {"data": _DATA_PATTERN, "active": _ACTIVE, "passive": _PASSIVE, "not-keeping": _NOT_KEEPING,
+                "negation": _NEGATION, "protects": _PROTECTS, "noun-before": _NOUN_BEFORE, "be-before": _BE_BEFORE}
+_LOWERED, _AS_WRITTEN = _Compiled(True), _Compiled(False)
+
+
 def sensitive_collection(text: str) -> list[Collection] | tuple:
     """Each sentence of `text` that says the tool keeps or passes on sensitive data: its span
     from the data word to the verb, whichever comes first."""
-    if not _gate(text) or _DATA_PATTERN.search(text) is None:
+    if not _gate(text):
         return ()  # shared: see addresses.internal_addresses
+    searched, patterns = _patterns(text)
+    if patterns["data"].search(searched) is None:
+        return ()
     found: list[Collection] = []
     start = 0
-    for count, end_match in enumerate(_sentences(text)):
+    for count, end_match in enumerate(_sentences(searched)):
         if count >= _MAX_SENTENCES:
             break
         end = end_match
-        sentence = text[start:end]
-        item = _sentence(sentence, start)
+        item = _sentence(searched[start:end], start, patterns)
         if item is not None:
             found.append(item)
         start = end
@@ -146,19 +180,21 @@ def _sentences(text: str):
     yield len(text)
 
 
-def _sentence(sentence: str, offset: int) -> Collection | None:
-    data = _DATA_PATTERN.search(sentence)
-    if data is None or _NEGATION.search(sentence) or _PROTECTS.search(sentence):
+def _sentence(sentence: str, offset: int, patterns: dict) -> Collection | None:
+    data = patterns["data"].search(sentence)
+    if data is None or patterns["negation"].search(sentence) or patterns["protects"].search(sentence):
         return None
     what = _DATA_KINDS[int(data.lastgroup[1:])]
-    for match in _PASSIVE.finditer(sentence):
+    be_before = patterns["be-before"]
+    for match in patterns["passive"].finditer(sentence):
         # after the data and a form of `be`: `passwords are stored`, not `stored passwords`
-        if match.start() > data.end() and _BE_BEFORE.search(sentence, 0, match.start()):
+        if match.start() > data.end() and be_before.search(sentence, 0, match.start()):
             return _span(data, match, offset, what, True)
-    for match in _ACTIVE.finditer(sentence):
-        if match.group().lower().startswith("log") and _NOT_KEEPING.match(sentence, match.end()):
+    not_keeping, noun_before = patterns["not-keeping"], patterns["noun-before"]
+    for match in patterns["active"].finditer(sentence):
+        if match.group().lower().startswith("log") and not_keeping.match(sentence, match.end()):
             continue
-        if _NOUN_BEFORE.search(sentence, 0, match.start()):
+        if noun_before.search(sentence, 0, match.start()):
             continue
         return _span(data, match, offset, what)
     return None

@@ -183,7 +183,7 @@ SLOTS: dict[str, tuple[str, ...]] = {
         r"\bnote\s+(?:to|for)\s+(?:the\s+)?(?:assistant|ai|model|llm|agent)\b",
         r"\battention\s+(?:the\s+)?(?:assistant|ai|model|llm|agent)\b", r"\ban\s+den\s+assistenten\b", r"\bnote\s+pour\s+l['’]assistant\b",
         r"\bnota\s+para\s+(?:el|o)\s+asistente\b|\bnota\s+para\s+o\s+assistente\b", r"\bnota\s+per\s+l['’]assistente\b",
-        r"(?:примечание|заметка)\s+для\s+(?:ассистента|модели|ИИ)", r"给助手|致AI|给AI", r"アシスタントへ|AIへ", r"어시스턴트에게|AI에게"),
+        r"(?:примечание|заметка)\s+для\s+(?:ассистента|модели|ии)", r"给助手|致ai|给ai", r"アシスタントへ|aiへ", r"어시스턴트에게|ai에게"),
     # what of the conversation a tool should not ask for
     "conversation": _words(
         r"\b(?:everything|all|anything)\s+(?:that\s+)?the\s+user\s+(?:has\s+)?(?:said|written|typed|asked|shared|told\s+you)\b",

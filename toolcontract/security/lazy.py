@@ -12,15 +12,51 @@ import re
 from typing import Callable
 
 
+# what a source must not hold to be searched lower-cased without IGNORECASE (see Lazy.lowered): an
+# inline flag, or an escape that names a character by its code (which may be a capital letter)
+_NOT_LOWERABLE = re.compile(r"\(\?[a-zA-Z-]*[iLau]|\\[xuUN0-7]")
+# escapes and group names, whose letters are not literal characters
+_NOT_LITERAL = re.compile(r"\\.|\(\?P[<=][^>)]*[>)]")
+_UNSET = object()
+
+
+def _simple_case(character: str) -> bool:
+    """Whether case-insensitive matching of a (lower-case) character accepts just it and its one
+    capital: ASCII, and the Latin letters of Latin-1 and Latin Extended-A (`é`, `ö`, `ç`, `ł`) but
+    the dotless i, kra and ŉ; not Greek or Cyrillic, whose letters fold in more ways (σ, ς, Σ)."""
+    return character.isascii() or ("\u00e0" <= character <= "\u00fe" and character != "\u00f7") or (
+        "\u0100" <= character <= "\u017e" and character not in "\u0131\u0138\u0149")
+
+
 class Lazy:
     """A regular expression compiled when first used (its source too may be made then)."""
 
-    __slots__ = ("_source", "flags", "_pattern")
+    __slots__ = ("_source", "flags", "_pattern", "_lowered")
 
     def __init__(self, source: str | Callable[[], str], flags: int = 0):
         self._source = source
         self.flags = flags
         self._pattern: re.Pattern | None = None
+        self._lowered: object = _UNSET
+
+    @property
+    def lowered(self) -> "Lazy | None":
+        """This expression without IGNORECASE, for a text lower-cased as gates.View.low is (each index
+        kept, none of the characters that fold to an ASCII letter), when it finds there the matches
+        this one finds in the text: a case-insensitive source with no capital letter (outside escapes
+        and group names), no letter that folds in more than two ways (_simple_case), no inline flag
+        and no character named by its code. None otherwise.
+        Compiling and matching without IGNORECASE cost less (no case folding of every literal)."""
+        lowered = self._lowered
+        if lowered is _UNSET:
+            source, flags = self.source, self.flags
+            lowered = None
+            if flags & re.IGNORECASE and _NOT_LOWERABLE.search(source) is None:
+                literal = _NOT_LITERAL.sub("", source)
+                if literal == literal.lower() and all(map(_simple_case, set(literal))):
+                    lowered = Lazy(source, flags & ~re.IGNORECASE)
+            self._lowered = lowered
+        return lowered  # type: ignore[return-value]
 
     @property
     def source(self) -> str:

@@ -606,6 +606,18 @@ def _view(text: str) -> "View":
     return view(text)
 
 
+def _reader(expression: Lazy, view: "View") -> tuple[re.Pattern, str]:
+    """The compiled expression and the text to search with it: the view's lower-cased text with the
+    expression without IGNORECASE where that finds the same matches at the same indices
+    (Lazy.lowered), else the text as the model reads it with the expression as written."""
+    low = view.low
+    if low is not None:
+        lowered = expression.lowered
+        if lowered is not None:
+            return lowered.pattern, low
+    return expression.pattern, view.text
+
+
 def _open_signals(signals: tuple[Signal, ...], opened: frozenset) -> tuple[tuple[Signal, tuple], ...]:
     """The signals of a table whose gate is open, or that have none, in the table's order, each
     with its filter."""
@@ -626,7 +638,8 @@ def _matches(signals: tuple[Signal, ...], view: "View") -> list[Match]:
     for signal, needs in _open_signals(signals, view.opened):
         if needs and not view.passes(needs):
             continue
-        m = signal.expression.pattern.search(view.text)
+        pattern, searched = _reader(signal.expression, view)
+        m = pattern.search(searched)
         if m:
             found.append(Match(signal, *view.original(m.start(), m.end()), signal.weight))
     return found
@@ -723,18 +736,18 @@ def shadowing_score(text: str, own_name: str | None, features: bool = True) -> S
             continue
         if signal.needs and not view.passes(signal.needs):
             continue
-        pattern, searched = signal.expression.pattern, view.text
+        pattern, searched = _reader(signal.expression, view)
         for m in pattern.finditer(searched):
             if signal.id in _NAMES_A_TOOL and _is_self(view.text[m.start("tool"):m.end("tool")], own_name):
                 continue
             lo, hi = sentences.bounds(m.start(), m.end())
             if signal.id in _NEEDS_IMPERATIVE:
-                imperative, sentence = _IMPERATIVE.pattern, view.text
+                imperative, sentence = _reader(_IMPERATIVE, view)
                 if not imperative.search(sentence[lo:hi]):
                     continue
             found.append(Match(signal, *view.original(m.start(), m.end()), signal.weight))
             if signal.id in _NAMES_A_TOOL:
-                address, sentence = _ADDRESS.pattern, view.text
+                address, sentence = _reader(_ADDRESS, view)
                 a = address.search(sentence[lo:hi])
                 if a:
                     found.append(Match(_ADDRESS_SIGNAL, *view.original(lo + a.start(), lo + a.end()),
@@ -772,14 +785,14 @@ def exfiltration_in(view: "View") -> Score:
             continue  # weight 1: it counts only next to a stronger signal
         if needs and not view.passes(needs):
             continue
-        pattern, searched = signal.expression.pattern, view.text
+        pattern, searched = _reader(signal.expression, view)
         m = pattern.search(searched)
         if not m:
             continue
         weight = signal.weight
         if signal.id == "credential-location":
             sentences = _Sentences(view.text)
-            access, denied, read = _ACCESS_VERB.pattern, _DENIED_ACCESS.pattern, view.text
+            (access, read), denied = _reader(_ACCESS_VERB, view), _reader(_DENIED_ACCESS, view)[0]
             kept = None
             for candidate in pattern.finditer(searched):
                 lo, hi = sentences.bounds(candidate.start(), candidate.end())
