@@ -12,6 +12,8 @@ import re
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import REPO
 from toolcontract.lint.engine import Selection, lint_files
@@ -143,3 +145,14 @@ def test_every_gate_is_necessary_for_the_development_set():
             continue
         view = gates.view(text) if text.isascii() else intent.view(text)
         assert held <= view.opened, (item["id"], held - view.opened)
+
+
+_SENTENCE_REFERENCE = re.compile(r"(?:[^.!?。！？;；\n]|[.!?](?=[\w/@`'\"-]))+(?:[.!?]|[。！？;；\n]|$)")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab .!?。！？;；\n/@`'\"-_9é字")), max_size=60))
+def test_sentences_are_split_as_one_character_at_a_time_would(text):
+    # intent._SENTENCE reads runs of ordinary characters possessively: the same sentences as the plain form
+    assert [m.span() for m in intent._SENTENCE.pattern.finditer(text)] == \
+        [m.span() for m in _SENTENCE_REFERENCE.finditer(text)]

@@ -492,7 +492,9 @@ FEATURES: tuple[Feature, ...] = (
 
 _NONE: frozenset = frozenset()
 _SELF = frozenset(("this", "the", "a", "an", "any", "other", "same", "that", "each", "every", "your", "our", "which"))
-_SENTENCE = Lazy(r"(?:[^.!?。！？;；\n]|[.!?](?=[\w/@`'\"-]))+(?:[.!?]|[。！？;；\n]|$)")
+# a run of other characters at a time, possessive: the end always matches where the run stops (a full
+# stop not followed by a word, another stop, a line break or the end), so nothing is ever given back
+_SENTENCE = Lazy(r"(?:[^.!?。！？;；\n]++|[.!?](?=[\w/@`'\"-]))++(?:[.!?]|[。！？;；\n]|$)")
 def _atoms(name: str) -> list[str]:
     """A slot's words and substrings as the atoms of a filter requirement (gates.compile_filter): a
     substring with a space is represented by its first part, which every text holding it holds."""
@@ -656,7 +658,6 @@ def matches(text: str, own_name: str | None = None, view=None) -> dict[str, list
         lo, part = sentence.start(), sentence.group()
         if len(part.strip()) < (8 if part.isascii() else 4):
             continue
-        plain = ascii_letters(part)
         low: str | None = part.lower()
         if len(low) != len(part):
             low = None
@@ -667,6 +668,7 @@ def matches(text: str, own_name: str | None = None, view=None) -> dict[str, list
         candidates = [f for f in possible if here is None or here.passes(_needs(f.signal.id))]
         if not candidates:
             continue
+        plain = ascii_letters(part)
         seen: dict[str, re.Match | None] = {}
 
         def slot(name: str) -> re.Match | None:
