@@ -156,3 +156,12 @@ def test_sentences_are_split_as_one_character_at_a_time_would(text):
     # intent._SENTENCE reads runs of ordinary characters possessively: the same sentences as the plain form
     assert [m.span() for m in intent._SENTENCE.pattern.finditer(text)] == \
         [m.span() for m in _SENTENCE_REFERENCE.finditer(text)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("abzAZ _-9éß字ΣİK\u212a\ud800")), max_size=40))
+def test_the_words_of_a_text_are_its_runs_of_ascii_letters(text):
+    from toolcontract.security.gates import words_of
+
+    low = text.lower()
+    assert words_of(low) == frozenset(w.encode("ascii") for w in re.findall(r"[a-z]+", low))

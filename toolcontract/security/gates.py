@@ -20,8 +20,8 @@ from typing import Any, Iterable
 from toolcontract.security import ascii_control
 from toolcontract.security.lazy import Lazy
 
-_WORDS = Lazy(r"[a-z]+")
-# ASCII text as bytes: every byte but a-z made a space, so split() gives what _WORDS finds
+# A text's words are its runs of a-z letters (what `[a-z]+` finds in the lower-cased text): found as
+# bytes, every byte but a-z made a space (and every other character a `?` first), so split() gives them
 _LETTERS_ONLY = bytes(c if 0x61 <= c <= 0x7A else 0x20 for c in range(256))
 
 
@@ -246,7 +246,8 @@ class GateTable:
             else:
                 marks = self._marks(read, starts)
         else:
-            words = self.all_bytes.intersection([w.encode("ascii") for w in _WORDS.pattern.findall(read)])
+            # each other character made one `?` (a non-letter): the same a-z runs, found in C
+            words = self.all_bytes.intersection(read.encode("ascii", "replace").translate(_LETTERS_ONLY).split())
             marks = frozenset(self.mark_scan.findall(read))
         if words or marks:
             key = (words, marks)
@@ -330,9 +331,8 @@ _NONE: frozenset = frozenset()
 def words_of(low: str) -> frozenset:
     """The words (bytes: runs of a-z letters) of a lower-cased text, as View.words holds them, all
     of them (a filter reads any superset of the words a table names as it reads those)."""
-    if low.isascii():
-        return frozenset(low.encode("ascii").translate(_LETTERS_ONLY).split())
-    return frozenset(w.encode("ascii") for w in _WORDS.pattern.findall(low))
+    # other characters made one `?` each (a non-letter): the same runs
+    return frozenset(low.encode("ascii", "replace").translate(_LETTERS_ONLY).split())
 
 
 def _encoded(words: Iterable[str]) -> list[bytes]:
