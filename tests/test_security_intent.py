@@ -165,3 +165,29 @@ def test_the_words_of_a_text_are_its_runs_of_ascii_letters(text):
 
     low = text.lower()
     assert words_of(low) == frozenset(w.encode("ascii") for w in re.findall(r"[a-z]+", low))
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def test_a_slot_finds_in_other_scripts_what_all_its_alternatives_together_find():
+    # a sentence with letters of another script is searched with the Latin and the other alternatives
+    # apart (neither compiled twice): the same first match as the whole alternation
+    sentences = [m.group() for text in _strings(ITEMS) if not text.isascii()
+                 for m in intent._SENTENCE.pattern.finditer(text)]
+    sentences = [s for s in sentences if len(s.lower()) == len(s) and not intent.ascii_letters(s)]
+    assert len(sentences) >= 20
+    for sentence in sentences:
+        low = sentence.lower()
+        for name, slot in intent._SLOT_PATTERNS.items():
+            whole = slot.every.pattern.search(sentence if slot.cased else low)
+            found = slot.search(sentence, False, low)
+            assert (whole and whole.span()) == (found and found.span()), (name, sentence)

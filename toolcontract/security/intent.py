@@ -409,21 +409,26 @@ def _branches(expression: str) -> list[str]:
 
 
 class _Slot:
-    """A slot's alternatives as expressions compiled on first use: those written in ASCII (all an ASCII
-    sentence can match) and all of them, for a sentence with other characters; so a run over English
-    text never compiles the Russian, Chinese or Japanese alternatives. Searched in the lower-cased
-    sentence (case-sensitive expressions compile and run faster), except a slot that tells case apart
-    (`(?-i:`), searched in the sentence as written, case-insensitively elsewhere."""
+    """A slot's alternatives as expressions compiled on first use: those written in Latin letters (all an
+    ASCII sentence can match) and the others; so a run over English text never compiles the Russian,
+    Chinese or Japanese alternatives, and a sentence in another script is searched with both (the
+    leftmost match of either, the Latin one at a tie), so no alternative is compiled twice. Searched in
+    the lower-cased sentence (case-sensitive expressions compile and run faster), except a slot that
+    tells case apart (`(?-i:`), searched in the sentence as written, case-insensitively elsewhere. A
+    slot made of two others (`role-claim`, `neg-tell`: one a few words before the other, in any two
+    scripts) is given its Latin form and searched whole in other text."""
 
-    __slots__ = ("ascii", "every", "cased", "_folding")
+    __slots__ = ("ascii", "other", "every", "cased", "_folding")
 
     def __init__(self, alternatives: tuple[str, ...], ascii_alternatives: Callable[[], tuple[str, ...]] | None = None):
         self.cased = any("(?-i:" in a for a in alternatives)
         flags = _F if self.cased else re.UNICODE
-        # the ASCII alternatives are sorted out when first needed (splitting every slot at import costs
-        # milliseconds); a slot with none gets an expression that never matches
+        # the alternatives are sorted out when first needed (splitting every slot at import costs
+        # milliseconds); a slot with none of a kind gets an expression that never matches
         ascii_of = ascii_alternatives or (lambda: _ascii_branches(alternatives))
         self.ascii = Lazy(lambda: "|".join(ascii_of()) or "(?!)", flags)
+        self.other = None if ascii_alternatives else Lazy(lambda: "|".join(_other_branches(alternatives)) or "(?!)",
+                                                          flags)
         self.every = Lazy("|".join(alternatives), flags)
         self._folding = Lazy("|".join(alternatives), _F)  # for a text whose lower case is not as long
 
@@ -436,12 +441,22 @@ class _Slot:
             return self._folding.pattern.search(text)
         if plain:
             return self.ascii.pattern.search(target)
-        return self.every.pattern.search(target)
+        if self.other is None:
+            return self.every.pattern.search(target)
+        latin, other = self.ascii.pattern.search(target), self.other.pattern.search(target)
+        if latin is None or other is not None and other.start() < latin.start():
+            return other
+        return latin
 
 
 def _ascii_branches(alternatives: tuple[str, ...]) -> tuple[str, ...]:
     """The top-level branches of a slot's alternatives written in Latin letters."""
     return tuple(piece for a in alternatives for piece in _branches(a) if _latin(piece))
+
+
+def _other_branches(alternatives: tuple[str, ...]) -> tuple[str, ...]:
+    """The top-level branches of a slot's alternatives written in other scripts."""
+    return tuple(piece for a in alternatives for piece in _branches(a) if not _latin(piece))
 
 
 _SLOT_PATTERNS: dict[str, _Slot] = {name: _Slot(alternatives) for name, alternatives in SLOTS.items()}
