@@ -3,7 +3,7 @@
 `fetch_tools_http("https://tools.example.com/mcp", {"Authorization": "Bearer …"})` initializes
 with the SDK's Streamable HTTP client (`mcp.client.streamable_http`), pages through `tools/list`
 until no `nextCursor` comes back, and ends the session. It never calls a tool. Paging, the raw
-results (`_Tap`), the byte and page caps and the one deadline for the whole fetch (`Budget`) are
+results (`Tap`), the byte and page caps and the one deadline for the whole fetch (`Budget`) are
 the stdio fetch's own (toolcontract.io.mcp_live); only the pipe differs: an httpx client whose
 transport counts every byte of every response body against the budget, and refuses any request
 that leaves the URL's host (a redirect elsewhere) before it is sent.
@@ -32,12 +32,12 @@ from toolcontract.io.mcp_live import (
     Budget,
     LiveTools,
     McpFetchError,
-    _describe,
-    _leaves,
-    _list_everything,
-    _SdkLog,
-    _Tap,
-    _unwrap,
+    describe,
+    leaves,
+    list_everything,
+    SdkLog,
+    Tap,
+    unwrap,
 )
 
 LABEL_PREFIX = "mcp-http:"
@@ -125,7 +125,7 @@ def fetch_tools_http(url: str, headers: Mapping[str, str] | None = None, timeout
 
     budget = Budget(label, float(timeout), started)
     guard: dict = {}
-    sdk_log = _SdkLog()
+    sdk_log = SdkLog()
     logger = logging.getLogger("mcp")
     logger.addHandler(sdk_log)
     try:
@@ -157,20 +157,20 @@ def _blank(message: str, secrets: list[str]) -> str:
 
 
 def _http_describe(exc: BaseException) -> str:
-    leaves = _leaves(exc)
-    for leaf in leaves:
+    causes = leaves(exc)
+    for leaf in causes:
         if isinstance(leaf, McpFetchError):
             return leaf.message
     import httpx2
 
-    for leaf in leaves:
+    for leaf in causes:
         if isinstance(leaf, httpx2.ConnectError):
             return f"cannot connect to the server: {' '.join(str(leaf).split()) or 'connection refused'}"
         if isinstance(leaf, httpx2.TimeoutException):
             return "server did not answer in time"
         if isinstance(leaf, httpx2.HTTPStatusError):
             return f"server answered HTTP {leaf.response.status_code}"
-    return _describe(exc)[0].replace(" (its stdout ended: it exited, or closed it)", "")
+    return describe(exc)[0].replace(" (its stdout ended: it exited, or closed it)", "")
 
 
 async def _fetch(url: str, headers: dict, budget: Budget, guard: dict) -> LiveTools:
@@ -180,7 +180,7 @@ async def _fetch(url: str, headers: dict, budget: Budget, guard: dict) -> LiveTo
     from mcp.client.streamable_http import streamable_http_client
 
     target = httpx2.URL(url)
-    tap = _Tap()
+    tap = Tap()
     outcome: LiveTools | None = None
     timed_out = False
     with anyio.move_on_after(budget.remaining() + SHUTDOWN_GRACE):
@@ -195,7 +195,7 @@ async def _fetch(url: str, headers: dict, budget: Budget, guard: dict) -> LiveTo
                 with anyio.move_on_after(budget.remaining()) as deadline:
                     async with _tapped(read_stream, write_stream, tap) as (reader, writer):
                         async with ClientSession(reader, writer) as session:
-                            outcome = await _list_everything(session, tap, budget)
+                            outcome = await list_everything(session, tap, budget)
                 timed_out = deadline.cancelled_caught
                 if outcome is None and budget.reason:
                     raise McpFetchError(budget.label, budget.reason)
@@ -218,7 +218,7 @@ def _sse_cap(client, budget: Budget) -> dict:
         else {}
 
 
-def _tapped(read_stream, write_stream, tap: _Tap):
+def _tapped(read_stream, write_stream, tap: Tap):
     """Memory streams between the SDK's transport and the session that show `tap` every message."""
     from contextlib import asynccontextmanager
 
@@ -234,7 +234,7 @@ def _tapped(read_stream, write_stream, tap: _Tap):
                 try:
                     async for item in read_stream:
                         if not isinstance(item, Exception):
-                            tap.received(_unwrap(item))
+                            tap.received(unwrap(item))
                         await to_session.send(item)
                 except (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream):
                     return
@@ -243,7 +243,7 @@ def _tapped(read_stream, write_stream, tap: _Tap):
             async with from_session:
                 try:
                     async for item in from_session:
-                        tap.sent(_unwrap(item))
+                        tap.sent(unwrap(item))
                         await write_stream.send(item)
                 except (anyio.ClosedResourceError, anyio.BrokenResourceError):
                     await to_session.aclose()

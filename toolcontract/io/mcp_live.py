@@ -173,7 +173,7 @@ def fetch_tools(
     budget = Budget(label, float(timeout), started)
     stderr = _Tail(4 * STDERR_TAIL_CHARS)
     notes: list[str] = []  # our own remarks on what the server wrote (stdout lines that are not JSON-RPC)
-    sdk_log = _SdkLog()
+    sdk_log = SdkLog()
     logger = logging.getLogger("mcp")
     logger.addHandler(sdk_log)  # also keeps the SDK's records off stderr when logging is not set up
     try:
@@ -182,7 +182,7 @@ def fetch_tools(
     except BaseException as exc:  # noqa: BLE001 - every failure becomes one line
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
-        message, silence_matters = _describe(exc, argv[0])
+        message, silence_matters = describe(exc, argv[0])
         remarks = notes + ([f"sdk: {' | '.join(dict.fromkeys(sdk_log.messages))}"] if sdk_log.messages else [])
         raise McpFetchError(label, _with_tail(message, stderr.text(), remarks, silence_matters)) from None
     finally:
@@ -193,14 +193,14 @@ async def _fetch(argv: list[str], env: dict, cwd: str | None, budget: Budget, st
                  notes: list[str]) -> LiveTools:
     import anyio
 
-    tap = _Tap()
+    tap = Tap()
     outcome: LiveTools | None = None
     with anyio.move_on_after(budget.remaining()) as deadline:
         async with _stdio_transport(argv, env, cwd, budget, tap, stderr, notes) as (read_stream, write_stream):
             from mcp.client.session import ClientSession  # loaded by the transport by now
 
             async with ClientSession(read_stream, write_stream) as session:
-                outcome = await _list_everything(session, tap, budget)
+                outcome = await list_everything(session, tap, budget)
     if outcome is None:
         if deadline.cancelled_caught:
             raise McpFetchError(budget.label, f"server did not answer within {budget.timeout:g}s"
@@ -209,12 +209,12 @@ async def _fetch(argv: list[str], env: dict, cwd: str | None, budget: Budget, st
     return outcome
 
 
-async def _list_everything(session, tap: "_Tap", budget: Budget) -> LiveTools:
+async def list_everything(session, tap: "Tap", budget: Budget) -> LiveTools:
     label = budget.label
     try:
         await session.initialize()
     except Exception as exc:  # noqa: BLE001
-        message, silence_matters = _describe(exc)
+        message, silence_matters = describe(exc)
         raise McpFetchError(label, f"initialize failed: {message}", silence_matters) from None
     init = tap.last_result("initialize") or {}
     capabilities = init.get("capabilities") if isinstance(init.get("capabilities"), dict) else {}
@@ -236,7 +236,7 @@ async def _list_everything(session, tap: "_Tap", budget: Budget) -> LiveTools:
         raw = tap.last_result("tools/list")
         if raw is None:  # no usable answer at all: a JSON-RPC error, or the connection went away
             error = tap.last_error("tools/list")
-            reason = _describe(failure)[0] if failure is not None else "no answer"
+            reason = describe(failure)[0] if failure is not None else "no answer"
             if error is not None:
                 reason = f"error {error.get('code')}: {error.get('message')}"
             where = f"page {pages} of tools/list" if pages > 1 else "tools/list"
@@ -279,7 +279,7 @@ async def _request_page(session, cursor: str | None) -> None:
 
 
 @asynccontextmanager
-async def _stdio_transport(argv: list[str], env: dict, cwd: str | None, budget: Budget, tap: "_Tap",
+async def _stdio_transport(argv: list[str], env: dict, cwd: str | None, budget: Budget, tap: "Tap",
                            stderr: "_Tail", notes: list[str]):
     """Start the server in a process group of its own and yield the two memory streams the
     SDK's `stdio_client` yields: SessionMessages (or nothing) in, SessionMessages out.
@@ -314,7 +314,7 @@ async def _stdio_transport(argv: list[str], env: dict, cwd: str | None, budget: 
             await _stop(process, budget, stderr, graceful=finished and not budget.exhausted)
 
 
-async def _read_messages(stdout, to_session, sdk: "_Sdk", budget: Budget, tap: "_Tap", notes: list[str]) -> None:
+async def _read_messages(stdout, to_session, sdk: "_Sdk", budget: Budget, tap: "Tap", notes: list[str]) -> None:
     """The server's stdout, one JSON-RPC message a line, to the session; the end of stdout closes it."""
     import anyio
 
@@ -350,7 +350,7 @@ async def _read_messages(stdout, to_session, sdk: "_Sdk", budget: Budget, tap: "
                     return  # the session is over
 
 
-async def _write_messages(stdin, from_session, to_session, sdk: "_Sdk", tap: "_Tap") -> None:
+async def _write_messages(stdin, from_session, to_session, sdk: "_Sdk", tap: "Tap") -> None:
     """The session's messages to the server's stdin, a line each."""
     import anyio
 
@@ -496,7 +496,7 @@ class _Tail:
         return tail
 
 
-class _Tap:
+class Tap:
     """Watches the messages the transport carries and keeps the raw JSON-RPC results of our
     requests by method: the server's words, before any of the session's models sees them."""
 
@@ -521,7 +521,7 @@ class _Tap:
         return " to initialize"  # asked, or still starting the session when time ran out
 
     def sent(self, item: Any) -> None:
-        message = _unwrap(item)
+        message = unwrap(item)
         method = getattr(message, "method", None)
         request_id = getattr(message, "id", None)
         if method is not None and request_id is not None:
@@ -530,7 +530,7 @@ class _Tap:
             self.errors.pop(method, None)
 
     def received(self, item: Any) -> None:
-        message = _unwrap(item)
+        message = unwrap(item)
         request_id = getattr(message, "id", None)
         method = self.methods.get(request_id) if request_id is not None else None
         if method is not None and getattr(message, "method", None) is None:
@@ -544,7 +544,7 @@ class _Tap:
                 self.answered.add(method)
 
 
-def _unwrap(item: Any) -> Any:
+def unwrap(item: Any) -> Any:
     """The JSON-RPC message inside a SessionMessage (mcp 1.x wraps it once more in a RootModel)."""
     message = getattr(item, "message", item)
     return getattr(message, "root", message)
@@ -557,7 +557,7 @@ def _as_dict(value: Any) -> dict:
     return dump(mode="json", by_alias=True, exclude_none=True) if dump else {"message": str(value)}
 
 
-class _SdkLog(logging.Handler):
+class SdkLog(logging.Handler):
     """The SDK's warnings during a fetch (e.g. an answer its models refuse)."""
 
     def __init__(self):
@@ -571,24 +571,24 @@ class _SdkLog(logging.Handler):
             pass
 
 
-def _leaves(exc: BaseException) -> list[BaseException]:
+def leaves(exc: BaseException) -> list[BaseException]:
     if isinstance(exc, BaseExceptionGroup):
         found = []
         for inner in exc.exceptions:
-            found.extend(_leaves(inner))
+            found.extend(leaves(inner))
         return found
     return [exc]
 
 
-def _describe(exc: BaseException | None, program: str | None = None) -> tuple[str, bool]:
+def describe(exc: BaseException | None, program: str | None = None) -> tuple[str, bool]:
     """One line for a failure, and whether the server's silence on stderr is worth saying."""
     if exc is None:
         return "unknown failure", False
-    leaves = _leaves(exc)
-    for leaf in leaves:
+    causes = leaves(exc)
+    for leaf in causes:
         if isinstance(leaf, McpFetchError):
             return leaf.message, leaf.silence_matters
-    leaf = next((e for e in leaves if isinstance(e, OSError)), leaves[0])
+    leaf = next((e for e in causes if isinstance(e, OSError)), causes[0])
     if isinstance(leaf, ImportError):  # installed (find_spec found it), but broken
         return f"the `mcp` package cannot be imported ({leaf}): pip install 'toolcontract-cli[mcp]'", False
     if isinstance(leaf, FileNotFoundError) and program is not None:
