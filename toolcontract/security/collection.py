@@ -153,10 +153,12 @@ _EXPRESSIONS = {"data": _DATA_PATTERN, "active": _ACTIVE, "passive": _PASSIVE, "
 _LOWERED, _AS_WRITTEN = _Compiled(True), _Compiled(False)
 
 
-def sensitive_collection(text: str) -> list[Collection] | tuple:
+def sensitive_collection(text: str, words: frozenset | None = None) -> list[Collection] | tuple:
     """Each sentence of `text` that says the tool keeps or passes on sensitive data: its span
-    from the data word to the verb, whichever comes first."""
-    if not _gate(text):
+    from the data word to the verb, whichever comes first. `words`: the words (bytes) of an ASCII
+    text that include every one of GATE_ASCII it holds (the scan's gate table found them), for
+    the gate."""
+    if not (_gate(text) if words is None else not GATE_ASCII.isdisjoint(words)):
         return ()  # shared: see addresses.internal_addresses
     searched, patterns = _patterns(text)
     if patterns["data"].search(searched) is None:

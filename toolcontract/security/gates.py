@@ -343,12 +343,13 @@ def _encoded(words: Iterable[str]) -> list[bytes]:
 @functools.cache
 def _table() -> GateTable:
     """The gates of every signal, payload and secret, built once, on first use."""
-    from toolcontract.security import intent, payloads, secrets, signals
+    from toolcontract.security import collection, intent, payloads, secrets, signals
 
-    # the intent features' gates for ASCII text (security.intent reads other text apart, unfolded)
+    # the intent features' gates for ASCII text (security.intent reads other text apart, unfolded);
+    # TC611's data words kept in each view's words, so that the scan tests its gate with them
     return GateTable({**signals.GATES, **payloads.GATES, **secrets.GATES, **intent.ascii_gates()},
                      words_of_filters((*signals.FILTERS.values(), *payloads.FILTERS.values(),
-                                       *intent.FILTERS.values())))
+                                       *intent.FILTERS.values())).union(w.decode() for w in collection.GATE_ASCII))
 
 
 # the only characters that a case-insensitive match of an ASCII letter accepts besides the
@@ -392,6 +393,12 @@ def plain_view(text: str) -> View:
 def plain_view_if_open(text: str) -> View | None:
     """plain_view(text) when the text opens a gate, else None (most texts open none: the scan
     then needs no view)."""
+    return plain_reading(text)[0]
+
+
+def plain_reading(text: str) -> tuple[View | None, frozenset]:
+    """plain_view_if_open(text), and the text's words that the table names (View.words: those of
+    every gate and filter, and TC611's data words, `collection.GATE_ASCII`, which open no gate)."""
     low = text.lower()
     opened, words = _table().open(low)
-    return View(text, None, opened, low, words) if opened else None
+    return (View(text, None, opened, low, words) if opened else None), words

@@ -126,7 +126,7 @@ def _read(text: str, kind: str) -> tuple[TextReport, int]:
     """What a string has to report (the phrase signals, then what the text does: security.intent),
     and what reading it costs the file's budget (see _read_phrases; a text with an intent feature
     costs its length once more)."""
-    report, cost, view = _read_phrases(text, kind)
+    report, cost, view, words = _read_phrases(text, kind)
     if kind == TEXT or kind == VALUE or kind == OTHER:
         if len(text) >= 16 or len(text) >= 6 and not text.isascii():
             # printable ASCII: the phrase signals' view is the text as written, and the features' gates
@@ -140,7 +140,7 @@ def _read(text: str, kind: str) -> tuple[TextReport, int]:
         # what the tool does with the text's addresses (TC610) and the user's data (TC611), read in
         # the same pass: each module tests its own cheap gate first, and most texts stop there
         addresses = internal_addresses(text)
-        collected = sensitive_collection(text) if kind == TEXT else ()
+        collected = sensitive_collection(text, words) if kind == TEXT else ()
         if addresses or collected:
             report = report.with_uses(addresses, collected)
     return report, cost
@@ -161,23 +161,24 @@ def _with_intent(report: TextReport, text: str, kind: str, found: dict) -> TextR
     return merged if merged else EMPTY
 
 
-def _read_phrases(text: str, kind: str) -> tuple[TextReport, int, "gates.View | None"]:
+def _read_phrases(text: str, kind: str) -> tuple[TextReport, int, "gates.View | None", frozenset | None]:
     """What a string has to report, what reading it costs the file's budget (its length, times one
-    plus the number of the phrase signals' gates it opens for prose of 16 characters or more), and
-    the view read (None when none was needed)."""
+    plus the number of the phrase signals' gates it opens for prose of 16 characters or more), the
+    view read (None when none was needed), and the words the gate table found in printable ASCII
+    prose (None for other text)."""
     size = len(text)
     # printable ASCII (most text) holds no hidden character and no look-alike, and no control
     # character (no regex needed to know it): none of `unicode` is needed for it
     if text.isascii() and (text.isprintable() or not ascii_control(text)):
         if kind == TEXT or kind == VALUE or kind == OTHER:
             if size < 16:
-                return _short(text, kind, (), None), size, None
+                return _short(text, kind, (), None), size, None, None
             # prose: a view only for the text that opens a gate (most open none)
-            view = gates.plain_view_if_open(text)
+            view, words = gates.plain_reading(text)
             if view is None:
-                return EMPTY, size, None
-            return _scored(text, kind, view, (), None), size * (1 + _phrase_gates(view)), view
-        return _unprosed(text, kind, (), None), size, None
+                return EMPTY, size, None, words
+            return _scored(text, kind, view, (), None), size * (1 + _phrase_gates(view)), view, words
+        return _unprosed(text, kind, (), None), size, None, None
     from toolcontract.security.unicode import hidden_spans, identifier_confusion, word_confusions
 
     hidden: tuple[HiddenSpan, ...] = hidden_spans(text)
@@ -189,13 +190,13 @@ def _read_phrases(text: str, kind: str) -> tuple[TextReport, int, "gates.View | 
             words = word_confusions(text)
             confusion = words[0] if words else None
     if kind == NAME or kind == PROPERTY or kind == PATTERN:
-        return _unprosed(text, kind, hidden, confusion), size, None
+        return _unprosed(text, kind, hidden, confusion), size, None, None
     if size < 16:
-        return _short(text, kind, hidden, confusion), size, None
+        return _short(text, kind, hidden, confusion), size, None, None
     view = gates.view(text)
     if not view.opened:
-        return (TextReport(hidden, confusion) if hidden or confusion else EMPTY), size, view
-    return _scored(text, kind, view, hidden, confusion), size * (1 + _phrase_gates(view)), view
+        return (TextReport(hidden, confusion) if hidden or confusion else EMPTY), size, view, None
+    return _scored(text, kind, view, hidden, confusion), size * (1 + _phrase_gates(view)), view, None
 
 
 def _phrase_gates(view: gates.View) -> int:
