@@ -194,7 +194,7 @@ def _plain_read(text: str, kind: str):
         addresses = internal_addresses(text)
         collected = sensitive_collection(text) if kind == surfaces.TEXT else ()
         if addresses or collected:
-            report = report.with_uses(addresses, collected)
+            report = report._replace(addresses=tuple(addresses), collected=tuple(collected))
     return report, cost
 
 
@@ -204,7 +204,7 @@ def test_a_string_is_read_as_the_plain_reading_reads_it():
     for text in texts:
         for kind in surfaces.KINDS:
             assert scan._read(text, kind) == _plain_read(text, kind), (text, kind)
-            view = gates.plain_view_if_open(text) if text.isascii() and text.isprintable() else None
+            view = gates.plain_reading(text)[0] if text.isascii() and text.isprintable() else None
             if view is not None:
                 plain = gates.plain_view(text)
                 assert (view.text, view.where, view.opened, view.low, view.words) == \

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from toolcontract.security.lazy import Lazy
+from toolcontract.security.lazy import Lazy, lower_safe
 from toolcontract.security.records import Record
 
 _DATA = (
@@ -122,37 +122,6 @@ def _gate(text: str) -> bool:
     return False
 
 
-# the characters that case-insensitive matching folds to an ASCII letter (see gates.View.low)
-_NOT_LOWER_SAFE = frozenset("\u0130\u0131\u017f\u212a")
-
-
-def _patterns(text: str) -> tuple[str, dict]:
-    """The text to search and the compiled expressions to search it with: the lower-cased text and
-    the expressions without IGNORECASE (quicker to compile and to run: Lazy.lowered) where that
-    finds the same matches at the same indices, else the text and the expressions as written."""
-    low = text.lower()
-    lowered = len(low) == len(text) and (text.isascii() or _NOT_LOWER_SAFE.isdisjoint(text))
-    return (low if lowered else text), _LOWERED if lowered else _AS_WRITTEN
-
-
-class _Compiled(dict):
-    """name -> compiled expression, each compiled on first use (lowered or as written)."""
-
-    def __init__(self, lowered: bool):
-        super().__init__()
-        self.lowered = lowered
-
-    def __missing__(self, name: str) -> re.Pattern:
-        expression = _EXPRESSIONS[name]
-        pattern = self[name] = (expression.lowered or expression).pattern if self.lowered else expression.pattern
-        return pattern
-
-
-_EXPRESSIONS = {"data": _DATA_PATTERN, "active": _ACTIVE, "passive": _PASSIVE, "not-keeping": _NOT_KEEPING,
-                "negation": _NEGATION, "protects": _PROTECTS, "noun-before": _NOUN_BEFORE, "be-before": _BE_BEFORE}
-_LOWERED, _AS_WRITTEN = _Compiled(True), _Compiled(False)
-
-
 def sensitive_collection(text: str, words: frozenset | None = None) -> list[Collection] | tuple:
     """Each sentence of `text` that says the tool keeps or passes on sensitive data: its span
     from the data word to the verb, whichever comes first. `words`: the words (bytes) of an ASCII
@@ -160,8 +129,11 @@ def sensitive_collection(text: str, words: frozenset | None = None) -> list[Coll
     the gate."""
     if not (_gate(text) if words is None else not GATE_ASCII.isdisjoint(words)):
         return ()  # shared: see addresses.internal_addresses
-    searched, patterns = _patterns(text)
-    if patterns["data"].search(searched) is None:
+    # the lower-cased text, searched without IGNORECASE (quicker to compile and to run: Lazy.lowered)
+    # where that finds the same matches at the same indices
+    lowered = lower_safe(text)
+    searched = text.lower() if lowered else text
+    if _DATA_PATTERN.pattern_for(lowered).search(searched) is None:
         return ()
     found: list[Collection] = []
     start = 0
@@ -169,7 +141,7 @@ def sensitive_collection(text: str, words: frozenset | None = None) -> list[Coll
         if count >= _MAX_SENTENCES:
             break
         end = end_match
-        item = _sentence(searched[start:end], start, patterns)
+        item = _sentence(searched[start:end], start, lowered)
         if item is not None:
             found.append(item)
         start = end
@@ -182,18 +154,19 @@ def _sentences(text: str):
     yield len(text)
 
 
-def _sentence(sentence: str, offset: int, patterns: dict) -> Collection | None:
-    data = patterns["data"].search(sentence)
-    if data is None or patterns["negation"].search(sentence) or patterns["protects"].search(sentence):
+def _sentence(sentence: str, offset: int, lowered: bool) -> Collection | None:
+    data = _DATA_PATTERN.pattern_for(lowered).search(sentence)
+    if data is None or _NEGATION.pattern_for(lowered).search(sentence) or \
+            _PROTECTS.pattern_for(lowered).search(sentence):
         return None
     what = _DATA_KINDS[int(data.lastgroup[1:])]
-    be_before = patterns["be-before"]
-    for match in patterns["passive"].finditer(sentence):
+    be_before = _BE_BEFORE.pattern_for(lowered)
+    for match in _PASSIVE.pattern_for(lowered).finditer(sentence):
         # after the data and a form of `be`: `passwords are stored`, not `stored passwords`
         if match.start() > data.end() and be_before.search(sentence, 0, match.start()):
             return _span(data, match, offset, what, True)
-    not_keeping, noun_before = patterns["not-keeping"], patterns["noun-before"]
-    for match in patterns["active"].finditer(sentence):
+    not_keeping, noun_before = _NOT_KEEPING.pattern_for(lowered), _NOUN_BEFORE.pattern_for(lowered)
+    for match in _ACTIVE.pattern_for(lowered).finditer(sentence):
         if match.group().lower().startswith("log") and not_keeping.match(sentence, match.end()):
             continue
         if noun_before.search(sentence, 0, match.start()):

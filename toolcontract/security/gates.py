@@ -18,7 +18,7 @@ import re
 from typing import Any, Iterable
 
 from toolcontract.security import ascii_control
-from toolcontract.security.lazy import Lazy
+from toolcontract.security.lazy import Lazy, lower_safe
 
 # A text's words are its runs of a-z letters (what `[a-z]+` finds in the lower-cased text): found as
 # bytes, every byte but a-z made a space (and every other character a `?` first), so split() gives them
@@ -352,12 +352,6 @@ def _table() -> GateTable:
                                        *intent.FILTERS.values())).union(w.decode() for w in collection.GATE_ASCII))
 
 
-# the only characters that a case-insensitive match of an ASCII letter accepts besides the
-# letter's two cases (İ and K also lower-case to ASCII; İ is the only character whose lower
-# case is longer than one character)
-_NOT_LOWER_SAFE = Lazy("[\u0130\u0131\u017f\u212a]")
-
-
 # a text's analysis asks for its view several times, and few texts are asked for later: a
 # small cache (what it keeps lives long, and long-lived objects bring full garbage collections)
 @functools.lru_cache(maxsize=512)
@@ -377,9 +371,7 @@ def view(text: str) -> View:
         normal, where = normalized(text)
     low = normal.lower()
     opened, words = _table().open(low)
-    if not normal.isascii() and _NOT_LOWER_SAFE.pattern.search(normal) is not None:
-        return View(normal, where, opened, None, words)
-    return View(normal, where, opened, low, words)
+    return View(normal, where, opened, low if lower_safe(normal) else None, words)
 
 
 def plain_view(text: str) -> View:
@@ -390,15 +382,10 @@ def plain_view(text: str) -> View:
     return View(text, None, opened, low, words)
 
 
-def plain_view_if_open(text: str) -> View | None:
-    """plain_view(text) when the text opens a gate, else None (most texts open none: the scan
-    then needs no view)."""
-    return plain_reading(text)[0]
-
-
 def plain_reading(text: str) -> tuple[View | None, frozenset]:
-    """plain_view_if_open(text), and the text's words that the table names (View.words: those of
-    every gate and filter, and TC611's data words, `collection.GATE_ASCII`, which open no gate)."""
+    """plain_view(text) when the text opens a gate, else None (most texts open none: the scan then
+    needs no view); and the text's words that the table names (View.words: those of every gate and
+    filter, and TC611's data words, `collection.GATE_ASCII`, which open no gate)."""
     low = text.lower()
     opened, words = _table().open(low)
     return (View(text, None, opened, low, words) if opened else None), words

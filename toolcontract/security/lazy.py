@@ -18,6 +18,17 @@ _NOT_LOWERABLE = re.compile(r"\(\?[a-zA-Z-]*[iLau]|\\[xuUN0-7]")
 # escapes and group names, whose letters are not literal characters
 _NOT_LITERAL = re.compile(r"\\.|\(\?P[<=][^>)]*[>)]")
 _UNSET = object()
+# the only characters that a case-insensitive match of an ASCII letter accepts besides the letter's
+# two cases (İ and K also lower-case to ASCII; İ is the only character whose lower case is longer
+# than one character)
+_NOT_LOWER_SAFE = re.compile("[\u0130\u0131\u017f\u212a]")  # a search: quicker than a set of characters
+
+
+def lower_safe(text: str) -> bool:
+    """Whether `text.lower()` keeps every index and a case-sensitive match of a lower-case expression
+    there finds what the case-insensitive one finds in the text (see Lazy.lowered): always for ASCII
+    text, and for any other text without the four characters that fold to an ASCII letter."""
+    return text.isascii() or _NOT_LOWER_SAFE.search(text) is None
 
 
 def _simple_case(character: str) -> bool:
@@ -57,6 +68,12 @@ class Lazy:
                     lowered = Lazy(source, flags & ~re.IGNORECASE)
             self._lowered = lowered
         return lowered  # type: ignore[return-value]
+
+    def pattern_for(self, lower_cased: bool) -> re.Pattern:
+        """The compiled expression to search a text with: for a lower-cased one (lower_safe), `lowered`'s,
+        or this one where there is none (a case-insensitive expression finds the same there, unless it
+        turns case-sensitivity back on inside); for the text as written, this one."""
+        return (self.lowered or self).pattern if lower_cased else self.pattern
 
     @property
     def source(self) -> str:

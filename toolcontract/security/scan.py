@@ -75,11 +75,6 @@ class TextReport(Record):
     def __bool__(self) -> bool:
         return self.may_shadow or self.reported
 
-    def with_uses(self, addresses: tuple, collected: tuple) -> "TextReport":
-        """This report with TC610's addresses and TC611's collections of the text added."""
-        return TextReport(self.hidden, self.confusion, self.injection, self.exfiltration, self.secrets, self.payloads,
-                          self.may_shadow, self.backtracking, tuple(addresses), tuple(collected), self.tool_features)
-
 
 EMPTY = TextReport()
 _MAX_MEMO = 50_000
@@ -142,7 +137,7 @@ def _read(text: str, kind: str) -> tuple[TextReport, int]:
         addresses = internal_addresses(text)
         collected = sensitive_collection(text, words) if kind == TEXT else ()
         if addresses or collected:
-            report = report.with_uses(addresses, collected)
+            report = report._replace(addresses=tuple(addresses), collected=tuple(collected))
     return report, cost
 
 
@@ -155,9 +150,8 @@ def _with_intent(report: TextReport, text: str, kind: str, found: dict) -> TextR
     if "exfiltration" in found:
         exfiltration = signals.merged(signals.exfiltration_score(text, kind), found["exfiltration"])
     shadowing = "shadowing" in found
-    merged = TextReport(report.hidden, report.confusion, injection, exfiltration, report.secrets, report.payloads,
-                        report.may_shadow or shadowing, report.backtracking, report.addresses, report.collected,
-                        shadowing)
+    merged = report._replace(injection=injection, exfiltration=exfiltration, may_shadow=report.may_shadow or shadowing,
+                             tool_features=shadowing)
     return merged if merged else EMPTY
 
 

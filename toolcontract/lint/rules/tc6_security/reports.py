@@ -37,6 +37,15 @@ def reports(tool: ToolView) -> tuple:
     return context(tool).scan.found
 
 
+def reported(tool: ToolView, field: str) -> list[tuple["Surface", str, tuple]] | tuple:
+    """(surface, text, what) for each of the tool's strings whose report holds something in `field`
+    (a TextReport field: `addresses`, `collected`); an empty tuple for most tools, made at once."""
+    found = reports(tool)
+    if not found:
+        return ()
+    return [(item.surface, item.text, getattr(item.report, field)) for item in found if getattr(item.report, field)]
+
+
 def quote(text: str, limit: int = 60) -> str:
     """Input text for a message: quoted, shortened, every control or hidden character escaped."""
     from toolcontract.core.text import printable

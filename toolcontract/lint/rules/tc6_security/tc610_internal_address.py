@@ -9,7 +9,7 @@ from toolcontract.core.model import Severity
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.lint.context import ToolContext
 from toolcontract.lint.rules.tc6_security.examples import WEATHER
-from toolcontract.lint.rules.tc6_security.reports import at, hit, quote, reports
+from toolcontract.lint.rules.tc6_security.reports import at, hit, quote, reported
 
 _FETCH = WEATHER.replace("name: weather_current", "name: page_fetch").replace(
     "description: Current weather for one city.", "description: Fetch one web page and return its text.").replace(
@@ -60,11 +60,7 @@ def check(ctx: ToolContext) -> Iterable[Hit]:
     from toolcontract.security.addresses import ERROR
 
     hits = []
-    for item in reports(ctx.tool):  # most tools: nothing
-        addresses = item.report.addresses
-        if not addresses:
-            continue
-        surface, text = item.surface, item.text
+    for surface, text, addresses in reported(ctx.tool, "addresses"):  # most tools: none
         for address in addresses:
             message = f"{quote(text[address.start:address.end])} points a fetch at {address.what} " \
                       f"{at(surface, address.start)}"

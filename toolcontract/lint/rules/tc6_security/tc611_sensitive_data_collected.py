@@ -9,7 +9,7 @@ from toolcontract.core.model import Severity
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.lint.context import ToolContext
 from toolcontract.lint.rules.tc6_security.examples import with_description
-from toolcontract.lint.rules.tc6_security.reports import at, hit, quote, reports
+from toolcontract.lint.rules.tc6_security.reports import at, hit, quote, reported
 
 RULE = Rule(
     id="TC611",
@@ -42,11 +42,7 @@ RULE = Rule(
 
 def check(ctx: ToolContext) -> Iterable[Hit]:
     hits = []
-    for item in reports(ctx.tool):  # most tools: nothing
-        collected = item.report.collected
-        if not collected:
-            continue
-        surface, text = item.surface, item.text
+    for surface, text, collected in reported(ctx.tool, "collected"):  # most tools: none
         for found in collected:
             hits.append(hit(surface, f"the description says the tool keeps or passes on sensitive data "
                                      f"({found.phrase}): {quote(text[found.start:found.end])} "
