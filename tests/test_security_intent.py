@@ -178,6 +178,43 @@ def _strings(value):
             yield from _strings(item)
 
 
+def _top_level_branches(expression):
+    """An expression's alternatives at the top level (split at each `|` outside groups and classes)."""
+    pieces, depth, start, i, in_class = [], 0, 0, 0, False
+    while i < len(expression):
+        c = expression[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            pieces.append(expression[start:i])
+            start = i + 1
+        i += 1
+    pieces.append(expression[start:])
+    return pieces
+
+
+def test_each_alternative_of_a_slot_is_written_in_one_script():
+    # a slot's Latin and other-script expressions are made of whole alternatives: one that mixed the two
+    # ("вместо|instead") would put a Latin branch out of an ASCII sentence's reach
+    assert _top_level_branches(r"a|(?:b|c)|[|]|\||d") == ["a", "(?:b|c)", "[|]", "\\|", "d"]
+    for name, alternatives in intent.SLOTS.items():
+        for alternative in alternatives:
+            for branch in _top_level_branches(alternative):
+                assert intent._latin(branch) == intent._latin(alternative), (name, alternative, branch)
+    slot = intent._SLOT_PATTERNS["redirect"]
+    assert slot.search("use it instead", True, "use it instead") is not None
+    assert slot.search("вместо этого", False, "вместо этого") is not None
+
+
 def test_a_slot_finds_in_other_scripts_what_all_its_alternatives_together_find():
     # a sentence with letters of another script is searched with the Latin and the other alternatives
     # apart (neither compiled twice): the same first match as the whole alternation

@@ -157,16 +157,21 @@ class Rule(Record):
     many other tools share it.
     `fixable`: "safe" or "unsafe" when the rule offers a fix (see Fix) for some of its hits, else "".
     `owasp`: the OWASP MCP Top 10 categories its findings belong to (toolcontract.core.owasp), main one first.
+    `when`: for tool rules, a test of the tool's context that rules share (the same function): a lint
+    asks it once per tool for the rules next to each other in the table that name it, and runs them
+    only where it holds (the security rules: the tool's scan found something). The rule's check
+    gives nothing where it fails, so a check called alone needs no test.
     Rules compare equal by everything but `check`.
     """
 
     __slots__ = ("id", "name", "summary", "rationale", "severity", "examples", "scope", "check", "surfaces", "reads",
-                 "contract", "once_per_copy", "fixable", "owasp")
+                 "contract", "once_per_copy", "fixable", "owasp", "when")
 
     def __init__(self, id: str, name: str, summary: str, rationale: str, severity: Severity,
                  examples: tuple[Bad | Good, ...], scope: str = "tool", check: Callable | None = None,
                  surfaces: tuple[str, ...] = (), reads: tuple[str, ...] = (), contract: bool = False,
-                 once_per_copy: bool = False, fixable: str = "", owasp: tuple[str, ...] = ()):
+                 once_per_copy: bool = False, fixable: str = "", owasp: tuple[str, ...] = (),
+                 when: Callable | None = None):
         self.id = id
         self.name = name
         self.summary = summary
@@ -181,6 +186,7 @@ class Rule(Record):
         self.once_per_copy = once_per_copy
         self.fixable = fixable
         self.owasp = owasp
+        self.when = when
 
     def _compared(self) -> tuple:
         return tuple(getattr(self, name) for name in self.__slots__ if name != "check")

@@ -416,8 +416,8 @@ class _Plan(MutableRecord):
         rules = self.rules
         parse_rule, duplicate_rule, structure_rule = rules["TC000"], rules["TC001"], rules["TC002"]
         doc_rules, tool_rules, list_rules = self._by_scope()
-        plain_rules = [pair for pair in tool_rules if not pair[0].id.startswith(CARD_ONLY_PREFIX)]
-        card_rules = [pair for pair in tool_rules if pair[0].id.startswith((CARD_ONLY_PREFIX, *CARD_RULES))]
+        plain_rules = _by_test([pair for pair in tool_rules if not pair[0].id.startswith(CARD_ONLY_PREFIX)])
+        card_rules = _by_test([pair for pair in tool_rules if pair[0].id.startswith((CARD_ONLY_PREFIX, *CARD_RULES))])
         findings: list[Finding] = []
         unread: list[Finding] = []
         skipped: list[str] = []
@@ -508,18 +508,21 @@ class _Plan(MutableRecord):
                 cap = Severity.WARNING if level == "entry" else None
                 ctx = tool.context
                 # an Agent Card's views run the card rules and those of CARD_RULES; the card rules run on cards only
-                for r, surfaces in (card_rules if tool.format == CARD_FORMAT else plain_rules):
-                    if r.contract and (level == "none" or level == "listed"):
-                        continue
-                    ctx.surfaces = surfaces
-                    for hit in r.check(ctx):
-                        doc, pointer = tool.locate(hit.path)
-                        finding = _finding(r, hit, doc, pointer, tool.name, selection, cap if r.contract else None,
-                                           locate=tool.locate if hit.fix is not None else None)
-                        if copies is not None and r.once_per_copy:
-                            copies.append((index, finding))
-                        else:
-                            findings.append(finding)
+                for when, group in (card_rules if tool.format == CARD_FORMAT else plain_rules):
+                    if when is not None and not when(ctx):
+                        continue  # rules that share a test (Rule.when) that fails for this tool
+                    for r, surfaces in group:
+                        if r.contract and (level == "none" or level == "listed"):
+                            continue
+                        ctx.surfaces = surfaces
+                        for hit in r.check(ctx):
+                            doc, pointer = tool.locate(hit.path)
+                            finding = _finding(r, hit, doc, pointer, tool.name, selection, cap if r.contract else None,
+                                               locate=tool.locate if hit.fix is not None else None)
+                            if copies is not None and r.once_per_copy:
+                                copies.append((index, finding))
+                            else:
+                                findings.append(finding)
             if copies:
                 findings.extend(_once_per_copy(copies, document))
             if tools and list_rules:
@@ -542,6 +545,19 @@ class _Plan(MutableRecord):
                     (doc, pointer), name = tool.locate(hit.path), tool.name
                 yield _finding(r, hit, doc, pointer, name, selection,
                                locate=tool.locate if tool is not None and hit.fix is not None else None)
+
+
+def _by_test(rules: list[tuple[Rule, tuple[str, ...]]]) -> list[tuple[Any, list[tuple[Rule, tuple[str, ...]]]]]:
+    """Tool rules (rule, surfaces) in their order, in runs of neighbours that share a `when` test (None
+    for most): (test, rules) each, so that a lint asks each test once per tool."""
+    groups: list[tuple[Any, list]] = []
+    for pair in rules:
+        when = pair[0].when
+        if groups and groups[-1][0] is when:
+            groups[-1][1].append(pair)
+        else:
+            groups.append((when, [pair]))
+    return groups
 
 
 def _tool_at(tools: list[ToolView], document: Document, pointer: str, index: dict) -> str | None:

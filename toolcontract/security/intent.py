@@ -244,7 +244,7 @@ SLOTS: dict[str, tuple[str, ...]] = {
         r"(?:cambia|sostituisci|modifica)\s+(?:\w+\s+){0,3}destinatario", r"(?:замени|измени|смени)\s+(?:\w+\s+){0,3}получател\w*",
         r"(?:改成|改为|替换|更改)\S{0,8}收件人|收件人\S{0,8}(?:改成|改为)", r"宛先を.{0,10}(?:変更|置き換)", r"수신자를?\s*\S{0,10}(?:변경|바꾸)"),
     "reroute-owner": _words(
-        r"\b(?:its|their|recipients?|destination|cc|bcc)\b", r"empf[äa]nger|destinataire|destinat[áa]ri[oa]|получател|收件人|宛先|수신자"),
+        r"\b(?:its|their|recipients?|destination|cc|bcc)\b", r"empf[äa]nger|destinataire|destinat[áa]ri[oa]", r"получател|收件人|宛先|수신자"),
     "reroute-verb": _words(
         r"\b(?:change|replace|set|switch|redirect|rewrite|override|modify|swap|point)\b",
         r"(?:[äa]ndere|ersetze|setze|remplace|modifie|cambia|reemplaza|altere|troque|mude|sostituisci|замени|измени|смени)",
@@ -260,10 +260,11 @@ SLOTS: dict[str, tuple[str, ...]] = {
         r"\b(?:broken|unsafe|insecure|compromised|malicious|unreliable|do\s+not\s+trust|untrusted)\b",
         r"\bignore\s+(?:its|their)\s+(?:results?|outputs?|answers?|responses?)\b",
         r"\b(?:kaputt|unsicher|kompromittiert)\b|\b(?:cass[ée]|dangereux|compromis)\b|\b(?:roto|inseguro|comprometido)\b",
-        r"\b(?:quebrado|inseguro)\b|\b(?:rotto|pericoloso|compromesso)\b|(?:сломан|небезопас|скомпрометир)\w*", r"已损坏|不安全|坏了", r"壊れ|安全でない", r"고장|안전하지"),
+        r"\b(?:quebrado|inseguro)\b|\b(?:rotto|pericoloso|compromesso)\b", r"(?:сломан|небезопас|скомпрометир)\w*", r"已损坏|不安全|坏了", r"壊れ|安全でない", r"고장|안전하지"),
     "redirect": _words(
         r"\binstead\b", r"\b(?:route|send|use)\s+(?:every|all|each|any)\b", r"\bthrough\s+this\s+tool\b",
-        r"\bstattdessen\b|\b[àa]\s+la\s+place\b|\ben\s+su\s+lugar\b|\bem\s+vez\s+disso\b|\binvece\b|вместо|改用|代わりに|대신"),
+        r"\bstattdessen\b|\b[àa]\s+la\s+place\b|\ben\s+su\s+lugar\b|\bem\s+vez\s+disso\b|\binvece\b",
+        r"вместо|改用|代わりに|대신"),
     "when": _words(
         r"\b(?:when|whenever|each\s+time|every\s+time|if|before|after|once)\b", r"\b(?:wenn|sobald|immer\s+wenn|bevor|nachdem)\b",
         r"\b(?:quand|lorsque|chaque\s+fois|si|avant|apr[èe]s)\b", r"\b(?:cuando|siempre\s+que|si|antes|despu[ée]s)\b",
@@ -378,34 +379,15 @@ class Feature:
 _NEVER = Lazy(r"$^")
 
 
+# a character that is neither a Latin letter (accents too) nor ASCII, nor one of the quotes `’‘`: what
+# marks an expression written in another script
+_NOT_LATIN = Lazy("[^\x00-\u024f\u2018\u2019]")
+
+
 def _latin(expression: str) -> bool:
     """Whether an expression is written in Latin letters only (accents too: an ASCII sentence may meet
     `erf[äa]hrt` by its ASCII branch), no other script."""
-    return all(ord(c) < 0x250 or c in "’‘" for c in expression)
-
-
-def _branches(expression: str) -> list[str]:
-    """An expression's top-level alternatives (split at each `|` outside groups and classes)."""
-    pieces, depth, start, i, in_class = [], 0, 0, 0, False
-    while i < len(expression):
-        c = expression[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "|" and depth == 0:
-            pieces.append(expression[start:i])
-            start = i + 1
-        i += 1
-    pieces.append(expression[start:])
-    return pieces
+    return _NOT_LATIN.pattern.search(expression) is None
 
 
 class _Slot:
@@ -423,11 +405,12 @@ class _Slot:
     def __init__(self, alternatives: tuple[str, ...], ascii_alternatives: Callable[[], tuple[str, ...]] | None = None):
         self.cased = any("(?-i:" in a for a in alternatives)
         flags = _F if self.cased else re.UNICODE
-        # the alternatives are sorted out when first needed (splitting every slot at import costs
-        # milliseconds); a slot with none of a kind gets an expression that never matches
-        ascii_of = ascii_alternatives or (lambda: _ascii_branches(alternatives))
+        # the alternatives are sorted by script when first needed (each is written in one: a search for a
+        # character of another script tells them apart); a slot with none of a kind gets an expression
+        # that never matches
+        ascii_of = ascii_alternatives or (lambda: _latin_alternatives(alternatives))
         self.ascii = Lazy(lambda: "|".join(ascii_of()) or "(?!)", flags)
-        self.other = None if ascii_alternatives else Lazy(lambda: "|".join(_other_branches(alternatives)) or "(?!)",
+        self.other = None if ascii_alternatives else Lazy(lambda: "|".join(_other_alternatives(alternatives)) or "(?!)",
                                                           flags)
         self.every = Lazy("|".join(alternatives), flags)
         self._folding = Lazy("|".join(alternatives), _F)  # for a text whose lower case is not as long
@@ -449,21 +432,22 @@ class _Slot:
         return latin
 
 
-def _ascii_branches(alternatives: tuple[str, ...]) -> tuple[str, ...]:
-    """The top-level branches of a slot's alternatives written in Latin letters."""
-    return tuple(piece for a in alternatives for piece in _branches(a) if _latin(piece))
+def _latin_alternatives(alternatives: tuple[str, ...]) -> tuple[str, ...]:
+    """A slot's alternatives written in Latin letters (each alternative is written in one script, Latin
+    or another: tests/test_security_intent.py reads them branch by branch)."""
+    return tuple(a for a in alternatives if _latin(a))
 
 
-def _other_branches(alternatives: tuple[str, ...]) -> tuple[str, ...]:
-    """The top-level branches of a slot's alternatives written in other scripts."""
-    return tuple(piece for a in alternatives for piece in _branches(a) if not _latin(piece))
+def _other_alternatives(alternatives: tuple[str, ...]) -> tuple[str, ...]:
+    """A slot's alternatives written in other scripts."""
+    return tuple(a for a in alternatives if not _latin(a))
 
 
 _SLOT_PATTERNS: dict[str, _Slot] = {name: _Slot(alternatives) for name, alternatives in SLOTS.items()}
 _SLOT_PATTERNS["role-claim"] = _Slot(SLOTS["role-claim"], lambda: _near(
-    *(_ascii_branches(SLOTS[name]) for name in ("role-mark", "privileged"))))
+    *(_latin_alternatives(SLOTS[name]) for name in ("role-mark", "privileged"))))
 _SLOT_PATTERNS["neg-tell"] = _Slot(SLOTS["neg-tell"], lambda: _negated_telling(
-    *(_ascii_branches(SLOTS[name]) for name in ("negation", "tell"))))
+    *(_latin_alternatives(SLOTS[name]) for name in ("negation", "tell"))))
 # another tool, named: an identifier (snake_case, camelCase) or a word before "tool"
 _TOOL = Lazy(r"(?<![\w@.$-])(?:[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*)(?![\w@-])"
              r"|\b[A-Za-z][\w-]*(?=\s+(?:tool|function)\b)")

@@ -22,6 +22,7 @@ from toolcontract.core.model import Severity
 from toolcontract.security import signals
 
 if TYPE_CHECKING:
+    from toolcontract.lint.context import ToolContext
     from toolcontract.security.surfaces import Surface
 
 
@@ -35,6 +36,14 @@ NAME, PROPERTY = "name", "property"
 def reports(tool: ToolView) -> tuple:
     """The tool's strings with something to report (the scan, once per tool)."""
     return context(tool).scan.found
+
+
+def scanned(ctx: "ToolContext") -> bool:
+    """Whether the security scan has something for the TC6 rules in this tool: a string with something to
+    report, or the file's reading stopped here (TC609). The rules share it as their Rule.when, so a lint
+    asks it once per tool and skips them all for most tools, which have neither."""
+    scan = ctx.scan
+    return bool(scan.found) or scan.budget.stopped_on(ctx.tool)
 
 
 def reported(tool: ToolView, field: str) -> list[tuple["Surface", str, tuple]] | tuple:

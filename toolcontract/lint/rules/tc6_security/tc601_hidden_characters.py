@@ -9,7 +9,7 @@ from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import ToolContext
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.lint.rules.tc6_security.examples import WEATHER, with_description
-from toolcontract.lint.rules.tc6_security.reports import at, hit, reports
+from toolcontract.lint.rules.tc6_security.reports import at, hit, reports, scanned
 from toolcontract.core.model import Severity
 
 RULE = Rule(
@@ -17,6 +17,7 @@ RULE = Rule(
     name="hidden-characters",
     severity=Severity.ERROR,
     owasp=("MCP03",),
+    when=scanned,  # the rules run on the tools whose scan found something
     summary="Model-facing text contains invisible characters: zero-width, bidi controls, tag characters, controls.",
     rationale=(
         "A reviewer reads a tool's text in an editor or a UI; a model reads every code point. Zero-width "

@@ -9,7 +9,7 @@ from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import ToolContext
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.lint.rules.tc6_security.examples import WEATHER, with_description
-from toolcontract.lint.rules.tc6_security.reports import NAME, PROPERTY, at, hit, quote, reports
+from toolcontract.lint.rules.tc6_security.reports import NAME, PROPERTY, at, hit, quote, reports, scanned
 from toolcontract.core.model import Severity
 
 RULE = Rule(
@@ -17,6 +17,7 @@ RULE = Rule(
     name="confusable-characters",
     severity=Severity.ERROR,
     owasp=("MCP03",),
+    when=scanned,  # the rules run on the tools whose scan found something
     summary="A tool or property name, or a word of its text, uses look-alike letters or mixes scripts.",
     rationale=(
         "`send_emаil` with a Cyrillic `а` is a different name from `send_email` that looks the same: a "

@@ -9,7 +9,7 @@ from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import ToolContext
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.lint.rules.tc6_security.examples import WEATHER, with_description
-from toolcontract.lint.rules.tc6_security.reports import explain, hit, reports
+from toolcontract.lint.rules.tc6_security.reports import explain, hit, reports, scanned
 from toolcontract.core.model import Severity
 from toolcontract.security import signals
 
@@ -18,6 +18,7 @@ RULE = Rule(
     name="instruction-injection",
     severity=Severity.ERROR,
     owasp=("MCP03", "MCP06"),
+    when=scanned,  # the rules run on the tools whose scan found something
     summary="Model-facing text carries instructions aimed at the model: overrides, concealment, fake authority.",
     rationale=(
         "Tool poisoning puts orders for the model into a tool's description, a property description, an "

@@ -9,7 +9,7 @@ from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import ToolContext
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.lint.rules.tc6_security.examples import with_description
-from toolcontract.lint.rules.tc6_security.reports import explain, hit, reports
+from toolcontract.lint.rules.tc6_security.reports import explain, hit, reports, scanned
 from toolcontract.core.model import Severity
 from toolcontract.security import signals
 
@@ -18,6 +18,7 @@ RULE = Rule(
     name="cross-tool-instruction",
     severity=Severity.ERROR,
     owasp=("MCP03", "MCP06"),
+    when=scanned,  # the rules run on the tools whose scan found something
     summary="A tool's text gives orders about another tool, or about every other tool (shadowing).",
     rationale=(
         "A tool's description is loaded next to every other tool's, so a poisoned one can change how the "

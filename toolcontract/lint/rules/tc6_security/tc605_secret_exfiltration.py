@@ -9,7 +9,7 @@ from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import ToolContext
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.lint.rules.tc6_security.examples import WEATHER, with_description
-from toolcontract.lint.rules.tc6_security.reports import explain, hit, reports
+from toolcontract.lint.rules.tc6_security.reports import explain, hit, reports, scanned
 from toolcontract.core.model import Severity
 from toolcontract.security import signals
 
@@ -18,6 +18,7 @@ RULE = Rule(
     name="secret-exfiltration",
     severity=Severity.ERROR,
     owasp=("MCP10", "MCP01"),
+    when=scanned,  # the rules run on the tools whose scan found something
     summary="Model-facing text asks for credentials or conversation content, or to send data to an outside address.",
     rationale=(
         "A poisoned tool asks the model to read `~/.ssh/id_rsa` or `.env` and pass it as an argument, "

@@ -8,7 +8,7 @@ from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import ToolContext
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.lint.rules.tc6_security.examples import WEATHER, with_description
-from toolcontract.lint.rules.tc6_security.reports import at, hit, reports
+from toolcontract.lint.rules.tc6_security.reports import at, hit, reports, scanned
 from toolcontract.core.model import Severity
 
 RULE = Rule(
@@ -16,6 +16,7 @@ RULE = Rule(
     name="embedded-secret",
     severity=Severity.ERROR,
     owasp=("MCP01",),
+    when=scanned,  # the rules run on the tools whose scan found something
     summary="A descriptor contains an API key, token or private key.",
     rationale=(
         "Descriptors are committed, published and sent to every model that loads the tool, so a key in "

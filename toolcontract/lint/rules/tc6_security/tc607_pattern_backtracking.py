@@ -9,7 +9,7 @@ from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import ToolContext
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.lint.rules.tc6_security.examples import WEATHER
-from toolcontract.lint.rules.tc6_security.reports import hit, quote, reports
+from toolcontract.lint.rules.tc6_security.reports import hit, quote, reports, scanned
 from toolcontract.core.model import Severity
 
 RULE = Rule(
@@ -17,6 +17,7 @@ RULE = Rule(
     name="pattern-backtracking",
     severity=Severity.WARNING,
     owasp=("MCP03",),
+    when=scanned,  # the rules run on the tools whose scan found something
     summary="A `pattern` or `patternProperties` key can take exponential time on a backtracking regex engine.",
     rationale=(
         "Most validators (JavaScript, Python's `re`, PCRE, .NET) match `pattern` by backtracking, and a "

@@ -9,7 +9,7 @@ from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import ToolContext
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.lint.rules.tc6_security.examples import WEATHER, with_description
-from toolcontract.lint.rules.tc6_security.reports import at, hit, quote, reports
+from toolcontract.lint.rules.tc6_security.reports import at, hit, quote, reports, scanned
 from toolcontract.core.model import Severity
 
 RULE = Rule(
@@ -17,6 +17,7 @@ RULE = Rule(
     name="attack-payload",
     severity=Severity.ERROR,
     owasp=("MCP05",),
+    when=scanned,  # the rules run on the tools whose scan found something
     summary="A default, example or enum value carries an attack payload, or the text holds script or a destructive command.",
     rationale=(
         "A model passes defaults, examples and enum values on verbatim, so a value such as "

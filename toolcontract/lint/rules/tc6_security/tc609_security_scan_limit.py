@@ -7,6 +7,7 @@ from typing import Iterable
 
 from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import ToolContext, context
+from toolcontract.lint.rules.tc6_security.reports import scanned
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.core.model import Severity
 from toolcontract.security import MAX_CHARACTERS, MAX_FINDINGS
@@ -23,6 +24,7 @@ RULE = Rule(
     name="security-scan-limit",
     severity=Severity.WARNING,
     owasp=("MCP03",),
+    when=scanned,  # the rules run on the tools whose scan found something
     summary="The security rules stopped reading a file: too many findings, or too much distinct text.",
     rationale=(
         f"The TC6 rules report at most {MAX_FINDINGS} strings per file and scan at most {MAX_CHARACTERS:,} "

@@ -9,7 +9,7 @@ from toolcontract.core.model import Severity
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.lint.context import ToolContext
 from toolcontract.lint.rules.tc6_security.examples import WEATHER
-from toolcontract.lint.rules.tc6_security.reports import at, hit, quote, reported
+from toolcontract.lint.rules.tc6_security.reports import at, hit, quote, reported, scanned
 
 _FETCH = WEATHER.replace("name: weather_current", "name: page_fetch").replace(
     "description: Current weather for one city.", "description: Fetch one web page and return its text.").replace(
@@ -21,6 +21,7 @@ RULE = Rule(
     name="internal-address",
     severity=Severity.ERROR,
     owasp=("MCP02", "MCP01"),
+    when=scanned,  # the rules run on the tools whose scan found something
     summary="A value or description points a fetch into the host or its network: a cloud metadata endpoint, a "
             "link-local address, a `file:` URL, or a local admin, secret-store or container-control endpoint.",
     rationale=(

@@ -9,13 +9,14 @@ from toolcontract.core.model import Severity
 from toolcontract.core.rule import Bad, Good, Hit, Rule
 from toolcontract.lint.context import ToolContext
 from toolcontract.lint.rules.tc6_security.examples import with_description
-from toolcontract.lint.rules.tc6_security.reports import at, hit, quote, reported
+from toolcontract.lint.rules.tc6_security.reports import at, hit, quote, reported, scanned
 
 RULE = Rule(
     id="TC611",
     name="sensitive-data-collected",
     severity=Severity.WARNING,
     owasp=("MCP10", "MCP01"),
+    when=scanned,  # the rules run on the tools whose scan found something
     summary="The description says the tool collects, logs, stores or forwards credentials, payment card data or "
             "government identifiers.",
     rationale=(
