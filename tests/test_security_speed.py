@@ -317,6 +317,33 @@ def test_the_scan_reads_and_stops_as_the_plain_scan(monkeypatch, findings, chara
         [row[2:] for row in _last_per_document(tools, got)]
 
 
+@pytest.mark.parametrize(("findings", "characters"), [(200, 10_000_000), (2, 3_000)])
+def test_the_security_rules_find_nothing_where_their_shared_test_fails(monkeypatch, findings, characters):
+    # a lint asks the TC6 rules' Rule.when (reports.scanned) once per tool and runs none of them where it
+    # fails: each rule, called anyway, gives nothing there
+    from toolcontract.lint.context import RunContext, ToolContext
+    from toolcontract.lint.rules.tc6_security.reports import scanned
+
+    monkeypatch.setattr(scan, "MAX_FINDINGS", findings)
+    monkeypatch.setattr(scan, "MAX_CHARACTERS", characters)
+    rules = [rule for rule_id, rule in all_rules().items() if rule_id.startswith("TC6")]
+    assert len(rules) == 11 and all(rule.when is scanned for rule in rules)
+    clear_caches()
+    run = RunContext()
+    held = missed = hits = 0
+    for tool in lint_files(_documents(), Selection(select=("TC000",))).tool_views:
+        ctx = tool.context = ToolContext(tool, run)
+        found = [hit for rule in rules for hit in rule.check(ctx)]
+        if scanned(ctx):
+            held += 1
+            hits += len(found)
+        else:
+            missed += 1
+            assert found == [], tool.name
+        tool.context = None
+    assert held and missed and hits
+
+
 def _last_per_document(tools, rows) -> list:
     last = {}
     for tool, row in zip(tools, rows):
