@@ -97,7 +97,8 @@ def _compile_one_by_one(alternatives):
                             if a not in words and not a.startswith("re:"))
             requirements.append((frozenset(w.encode("ascii") for w in words), strings,
                                  tuple(s for s in strings if s.isascii()), patterns))
-        compiled.append(tuple(requirements))
+        # cheapest first: the fewest substrings and expressions (an expression counts as four)
+        compiled.append(tuple(sorted(requirements, key=lambda r: len(r[1]) + 4 * len(r[3]))))
     return tuple(compiled)
 
 

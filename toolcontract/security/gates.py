@@ -93,8 +93,15 @@ Filter = tuple  # tuple[tuple[tuple[frozenset[str], tuple[str, ...]], ...], ...]
 
 def compile_filter(alternatives: tuple[tuple[str, ...], ...]) -> Filter:
     """A filter as View.passes reads it: per requirement, its words (as bytes, as View.words
-    holds them), substrings and compiled-on-first-use expressions."""
-    return tuple(tuple(map(_requirement, alternative)) for alternative in alternatives)
+    holds them), substrings and compiled-on-first-use expressions; each alternative's requirements
+    cheapest first (all must be met: a text that lacks one is told by the fewest tests)."""
+    return tuple(tuple(sorted(map(_requirement, alternative), key=_tests)) for alternative in alternatives)
+
+
+def _tests(requirement: tuple) -> int:
+    """What telling that a text lacks a requirement costs, roughly: a test for each substring, more for
+    an expression (its words are one set operation)."""
+    return len(requirement[1]) + 4 * len(requirement[3])
 
 
 # requirements recur across filters (a list of verbs in each alternative of one): each is
@@ -155,6 +162,9 @@ class GateTable:
         self._pairs = {w.encode("ascii"): tuple((gate_id, frozenset(_encoded(rest))) for gate_id, rest in p)
                        for w, p in self.pairs.items()}
         self._pair_bytes = frozenset(self._pairs)
+        # the words that decide which gates open (a gate's, or either side of a pair's): a text's
+        # others (a filter's) open none, so its gates are memoised on these
+        self._gate_bytes = self._word_bytes.union(self._pair_bytes, *(r for p in self._pairs.values() for _, r in p))
         self._chunks: dict[tuple[frozenset, frozenset], frozenset] = {}  # (words, marks) -> gates opened
         # the substrings that start with punctuation or a digit: found by one scan (the regex
         # engine skips letters at once); a found one also opens the gates of those inside it (the
@@ -249,11 +259,12 @@ class GateTable:
             # each other character made one `?` (a non-letter): the same a-z runs, found in C
             words = self.all_bytes.intersection(read.encode("ascii", "replace").translate(_LETTERS_ONLY).split())
             marks = frozenset(self.mark_scan.findall(read))
-        if words or marks:
-            key = (words, marks)
+        deciding = words & self._gate_bytes if words else words
+        if deciding or marks:
+            key = (deciding, marks)
             opened = self._chunks.get(key)  # texts share their few gate words: memoised on them
             if opened is None:
-                opened = self._chunks[key] = self._opened(words, marks)
+                opened = self._chunks[key] = self._opened(deciding, marks)
         else:
             opened = _NONE
         if read.isascii():
