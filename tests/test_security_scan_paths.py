@@ -201,7 +201,11 @@ def _plain_read(text: str, kind: str):
 
 def test_a_string_is_read_as_the_plain_reading_reads_it():
     texts = ALL_TEXTS + [t[:15] for t in ALL_TEXTS] + [t[:20] + "\x07" for t in ALL_TEXTS[:40]] + [
-        "ssh_key_content", "^(a+)+$", "x\u200by", "\u0441ity", "id_rsa", "a;b", "<x>"]
+        "ssh_key_content", "^(a+)+$", "x\u200by", "\u0441ity", "id_rsa", "a;b", "<x>",
+        # TC610's gate read from the gate table's words: each address word whole, glued, cased
+        "Fetches http://metadata.google.internal/computeMetadata/v1/ for the token.",
+        "Reads FILE:/etc/shadow and file:///etc/passwd as its configuration.", "Asks Instance-Data.ec2.internal first.",
+        "xmetadata.google.internal and profile:/x and subinstance-data are other hosts.", "metadata.goog, then 2file:/x"]
     for text in texts:
         for kind in surfaces.KINDS:
             assert scan._read(text, kind) == _plain_read(text, kind), (text, kind)

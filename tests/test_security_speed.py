@@ -344,6 +344,21 @@ def test_the_security_rules_find_nothing_where_their_shared_test_fails(monkeypat
     assert held and missed and hits
 
 
+def test_the_scan_keeps_for_tc604_the_view_gates_reads():
+    # TC604 scores a text with each tool's name from the scan's view of it (ScanRun.shadow_view): the
+    # same reading as gates.view's
+    clear_caches()
+    run = scan.ScanRun()
+    for tool in lint_files(_documents(), Selection(select=("TC000",))).tool_views:
+        scan.scan_tool(tool, run)
+    assert run.views
+    for text, view in run.views.items():
+        fresh = gates.view(text)
+        assert (view.text, view.where, view.opened, view.low, view.words) == \
+            (fresh.text, fresh.where, fresh.opened, fresh.low, fresh.words), text
+        assert signals.shadowing_score(text, "t", True, view) == signals.shadowing_score(text, "t", True)
+
+
 def _last_per_document(tools, rows) -> list:
     last = {}
     for tool, row in zip(tools, rows):

@@ -87,23 +87,32 @@ class ScanRun:
     that a tool's strings are sifted in one C-level pass; emptied whenever a memo of `reports`
     is), and each file's budget by document."""
 
-    __slots__ = ("reports", "nothing", "budgets")
+    __slots__ = ("reports", "nothing", "budgets", "views")
 
     def __init__(self) -> None:
         self.reports: dict[str, dict[str, TextReport]] = {kind: {} for kind in KINDS}
         self.nothing: set[tuple[str, str]] = set()
         # id(document) -> (document, its budget): the entry holds the document, so its id is not reused
         self.budgets: dict[int, tuple[Any, _Budget]] = {}
+        # the phrase signals' view of each text whose report may_shadow: TC604 scores it with each
+        # tool's name from this view rather than reading the text again (see shadow_view)
+        self.views: dict[str, gates.View] = {}
 
     def remember(self, text: str, kind: str, report: TextReport) -> TextReport:
         memo = self.reports[kind]
         if len(memo) > _MAX_MEMO:
             memo.clear()
             self.nothing.clear()
+            self.views.clear()
         memo[text] = report
         if report is EMPTY:
             self.nothing.add((text, kind))
         return report
+
+    def shadow_view(self, text: str) -> "gates.View | None":
+        """The phrase signals' view of a text whose report may_shadow, as read by the scan (gates.view's
+        reading), or None (then signals.shadowing_score reads the text)."""
+        return self.views.get(text)
 
     def budget(self, document: Any) -> "_Budget":
         entry = self.budgets.get(id(document))
@@ -121,7 +130,13 @@ def _read(text: str, kind: str) -> tuple[TextReport, int]:
     """What a string has to report (the phrase signals, then what the text does: security.intent),
     and what reading it costs the file's budget (see _read_phrases; a text with an intent feature
     costs its length once more)."""
+    return _reading(text, kind)[:2]
+
+
+def _reading(text: str, kind: str) -> tuple[TextReport, int, "gates.View | None"]:
+    """_read, and the phrase signals' view of the text (gates.view's, None when none was needed)."""
     report, cost, view, words = _read_phrases(text, kind)
+    phrase_view = view
     if kind == TEXT or kind == VALUE or kind == OTHER:
         if len(text) >= 16 or len(text) >= 6 and not text.isascii():
             # printable ASCII: the phrase signals' view is the text as written, and the features' gates
@@ -138,7 +153,7 @@ def _read(text: str, kind: str) -> tuple[TextReport, int]:
         collected = sensitive_collection(text, words) if kind == TEXT else ()
         if addresses or collected:
             report = report._replace(addresses=tuple(addresses), collected=tuple(collected))
-    return report, cost
+    return report, cost, phrase_view
 
 
 def _with_intent(report: TextReport, text: str, kind: str, found: dict) -> TextReport:
@@ -342,8 +357,10 @@ def scan_tool(tool: ToolView, run: ScanRun) -> ToolScan:
             text, kind = pair
             report = memos[kind].get(text)
             if report is None:  # only text read for the first time costs
-                report, cost = _read(text, kind)
+                report, cost, view = _reading(text, kind)
                 run.remember(text, kind, report)
+                if report.may_shadow and view is not None:
+                    run.views[text] = view
                 characters += cost
             elif report is EMPTY:
                 nothing.add(pair)  # in case `nothing` was emptied since

@@ -722,13 +722,15 @@ def _is_self(mention: str, own: str | None) -> bool:
 
 
 @functools.lru_cache(maxsize=16384)
-def shadowing_score(text: str, own_name: str | None, features: bool = True) -> Score:
+def shadowing_score(text: str, own_name: str | None, features: bool = True, view: "View | None" = None) -> Score:
     """The shadowing signals and intent features of a text in a tool of this name. `features`: False
     when the text is known to hold no intent feature of shadowing with any name (the scan read it
-    so: a feature that holds for a tool holds with no name known), so they need not be read again."""
+    so: a feature that holds for a tool holds with no name known), so they need not be read again.
+    `view`: the text's gates.view, when the caller has it (the scan's: ScanRun.shadow_view)."""
     if len(text) < 16:
         return NOTHING
-    view = _view(text)
+    if view is None:
+        view = _view(text)
     found: list[Match] = []
     sentences = _Sentences(view.text)
     for signal in SHADOWING:

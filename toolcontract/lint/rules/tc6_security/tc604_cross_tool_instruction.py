@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from toolcontract.core.descriptor import ToolView
 from toolcontract.lint.context import ToolContext
@@ -12,6 +12,9 @@ from toolcontract.lint.rules.tc6_security.examples import with_description
 from toolcontract.lint.rules.tc6_security.reports import explain, hit, reports, scanned
 from toolcontract.core.model import Severity
 from toolcontract.security import signals
+
+if TYPE_CHECKING:
+    from toolcontract.security.scan import ScanRun
 
 RULE = Rule(
     id="TC604",
@@ -45,14 +48,15 @@ RULE = Rule(
 def check(ctx: ToolContext) -> Iterable[Hit]:
     tool = ctx.tool
     found = reports(tool)  # most tools: nothing
-    return _cross_tool_instruction(found, tool) if found else ()
+    return _cross_tool_instruction(found, tool, ctx.run.scan) if found else ()
 
 
-def _cross_tool_instruction(found: list, tool: ToolView) -> Iterator[Hit]:
+def _cross_tool_instruction(found: list, tool: ToolView, run: ScanRun) -> Iterator[Hit]:
     for item in found:
         if not item.report.may_shadow:
             continue
-        score = signals.shadowing_score(item.text, tool.name, item.report.tool_features)
+        # the scan's view of the text: its gates are not read again for each tool that carries it
+        score = signals.shadowing_score(item.text, tool.name, item.report.tool_features, run.shadow_view(item.text))
         if score.total >= signals.THRESHOLD:
             surface = item.surface
             yield hit(surface, f"orders about other tools (score {score.total}, threshold {signals.THRESHOLD}): "
