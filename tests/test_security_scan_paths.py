@@ -253,3 +253,13 @@ def _json(value) -> str:
     import json
 
     return json.dumps(value)
+
+
+@SETTINGS
+@given(st.text(alphabet=st.sampled_from(list("0a9fFgG.. x\u0661\u00e9")), max_size=30))
+def test_the_address_gate_finds_a_digit_dot_as_the_plain_expression(text):
+    # TC610's cheap gate searches for a dot and a digit, then looks at the character before it
+    from toolcontract.security import addresses
+
+    assert addresses._digit_dot(text) == (re.search(r"[0-9a-fA-F]\.[0-9]", text) is not None)
+

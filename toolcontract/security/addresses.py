@@ -62,7 +62,8 @@ _LINK_LOCAL_6 = ipaddress.ip_network("fe80::/10")
 _UNSPECIFIED_4 = ipaddress.ip_address("0.0.0.0")
 
 # a cheap test first: text without one of these holds no address this module reports
-_DIGIT_DOT = re.compile(r"[0-9a-fA-F]\.[0-9]")  # a dotted part ends in a digit or a hex letter
+_DOT_DIGIT = re.compile(r"\.[0-9]")  # a dotted part ends in a digit or a hex letter (_digit_dot)
+_HEX = frozenset("0123456789abcdefABCDEF")
 _BRACKET_COLON = re.compile(r"\[[0-9a-fA-F]*:")
 
 
@@ -77,13 +78,27 @@ def _patterns(text: str) -> tuple:
     out = []
     if "://" in low or "file:" in low:
         out.append(_URL)
-    if "." in text and _DIGIT_DOT.search(text) is not None:
+    if "." in text and _digit_dot(text):
         out.append(_DOTTED)
     if "[" in text and _BRACKET_COLON.search(text) is not None:
         out.append(_BRACKETED)
     if "metadata" in low or "instance-data" in low:
         out.append(_HOST_WORD)
     return tuple(out)
+
+
+def _digit_dot(text: str) -> bool:
+    """Whether a digit or a hex letter, a dot and a digit follow each other in the text (what
+    `[0-9a-fA-F]\\.[0-9]` finds): a search for the dot and the digit, which the engine skips to at
+    once, then a look at the character before."""
+    search = _DOT_DIGIT.search
+    found = search(text)
+    while found is not None:
+        start = found.start()
+        if start and text[start - 1] in _HEX:
+            return True
+        found = search(text, start + 1)
+    return False
 
 
 _URL = re.compile(r"\b(?:[a-z][a-z0-9+.-]{0,15}://|file:/?)[^\s\"'<>`|]+", re.I)
