@@ -85,7 +85,8 @@ class ScanRun:
     each distinct string's report per kind (the same property description recurs across tools),
     the (text, kind) of the strings whose report is EMPTY (the items surfaces.texts returns, so
     that a tool's strings are sifted in one C-level pass; emptied whenever a memo of `reports`
-    is), and each file's budget by document."""
+    is), each file's budget by document, and the phrase signals' view of the texts TC604 scores
+    again with each tool's name (`views`, emptied with the memos)."""
 
     __slots__ = ("reports", "nothing", "budgets", "views")
 
