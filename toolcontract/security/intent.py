@@ -529,8 +529,53 @@ def _gate(feature: "Feature") -> tuple[str, ...]:
 
 
 def _filter(feature: "Feature") -> tuple[tuple[str, ...], ...]:
-    """The feature's filter (gates.compile_filter): something of each keyed slot."""
+    """The feature's filter (gates.compile_filter): something of each keyed slot, or, for a feature of
+    one slot whose words are common (`ignore`, `priority`), one alternative per alternative of the slot
+    (FEATURE_FILTERS)."""
+    if feature.signal.id in FEATURE_FILTERS:
+        return FEATURE_FILTERS[feature.signal.id]
     return ((*(" ".join(_atoms(name)) for name in _keyed_slots(feature)),),)
+
+
+# Filters written out, one alternative for each alternative of the feature's one slot, each requirement
+# read off the slot's expression: a word where the expression has it whole (`\bword\s`), a substring
+# (`=`) otherwise. Ordinary text says "ignore, watch, or delete" and "high priority" all the time; the
+# slot's expression (and its compiling) is needed only where the words of one of its orders are there.
+_ORDERS = "instruction instructions rules directions guidance guidelines prompt prompts directives"
+_OBJECTS = "instruction instructions prompt prompts message messages rules guidelines directives"
+FEATURE_FILTERS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "override-earlier": (
+        ("ignore disregard forget discard drop",
+         "previous prior earlier above preceding original initial existing other all", _ORDERS),
+        ("ignore disregard forget", "what everything anything", "told said instructed asked", "you"),
+        ("=ignorier", "=vorherig =bisherig =früher =obig", "=anweisung =regel =vorgabe"),
+        ("=ignor", "instructions consignes regles =règles", "=dentes =rieures"),
+        ("=ignor", "=instru reglas regras", "=anteriores =previas =prévias"),
+        ("=ignora", "istruzioni regole", "=precedenti =anteriori"),
+        ("=игнорир", "=предыдущ =прежн =прошл", "=инструкц =указан =правил"),
+        ("=забудь", "=инструкц =указан"),
+        ("=忽略 =无视 =忘记 =忘掉", "=之前 =以上 =先前 =前面 =所有", "=指令 =指示 =规则 =说明"),
+        ("=の指示を無視",),
+        ("=이전", "=무시"),
+        ("=تجاهل", "=التعليمات", "=السابقة"),
+        ("=पिछले", "=निर्देशों"),
+    ),
+    "priority-claim": (
+        ("higher highest top more", "priority", "than over", _OBJECTS),
+        ("take takes", "precedence", "over", _OBJECTS),
+        ("override overrides", "the your any all", "system developer previous other",
+         "instruction instructions message messages prompt prompts rules"),
+        ("treat", "output outputs result results response responses text texts content contents", "as",
+         "instruction instructions"),
+        ("vorrang", "vor"),
+        ("priorite =priorité", "sur"),
+        ("prioridad prioridade", "sobre"),
+        ("priorita =priorità", "su"),
+        ("=приоритет", "=над"),
+        ("=优先于 =高于系统 =より優先",),
+        ("=보다", "=우선"),
+    ),
+}
 
 
 # the gates and filters of the features, read by toolcontract.security.gates with the phrase signals'
