@@ -560,6 +560,30 @@ FEATURE_FILTERS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("=تجاهل", "=التعليمات", "=السابقة"),
         ("=पिछले", "=निर्देशों"),
     ),
+    "approve-everything": (
+        ("approve grant comply carry =fulfil", "all any every each",
+         "request requests action actions command commands instruction instructions operation operations"),
+        ("=jede", "=anweisung"), ("=alle", "=anfragen"), ("=ohne", "=ckfrage =nachfrage =tigung =fung"),
+        ("=toutes", "=demandes =requêtes =requetes"), ("=sans", "=confirmation =rification"),
+        ("=todas", "=solicitudes =solicita"), ("=sin", "=confirmaci =verificaci =preguntar"),
+        ("=sem", "=confirma =verifica"), ("=tutte", "=richieste"), ("=senza", "=conferma =verifica"),
+        ("=запрос",), ("=без", "=подтверждения =проверки"),
+        ("=所有请求 =一切请求 =不需要确认 =无需确认 =无需验证 =すべての要求 =確認 =요청 =없이 =الطلبات =تأكيد =अनुरोध =पुष्टि",),
+    ),
+    # each standing order of the slot, with something of `reply` (the feature's other slot)
+    "standing-reply-order": tuple((*order, " ".join(_atoms("reply"))) for order in (
+        ("from", "now here", "on"), ("henceforth",),
+        ("for in to of after", "every each all any", "reply replies answer answers response responses"),
+        ("your", "subsequent future following next", "answers replies responses messages"),
+        ("subsequent", "answers replies"), ("rest", "conversation chat session"),
+        ("ab", "sofort jetzt"), ("von", "nun", "an"), ("jede jeder jeden jedem alle allen", "=antwort"),
+        ("desormais =désormais",), ("partir", "maintenant"), ("dorenavant =dorénavant",),
+        ("chaque tes vos", "=réponse =reponse"),
+        ("partir", "ahora agora"), ("ahora", "adelante"), ("desde", "ahora"), ("cada tus sus", "=respuesta"),
+        ("agora", "diante"), ("cada as", "=resposta"), ("ora", "poi"), ("ogni le", "=rispost"),
+        ("=отныне =момента =ответ =从现在开始 =从现在起 =今后 =每个回答 =每次回答 =所有回答 =每条回复 =所有回复 =每次回复 "
+         "=今後 =これから =以降 =すべての =毎回 =지금부터 =앞으로 =답변 =الآن =رد =अब =जवाब",),
+    )),
     "priority-claim": (
         ("higher highest top more", "priority", "than over", _OBJECTS),
         ("take takes", "precedence", "over", _OBJECTS),
