@@ -541,6 +541,12 @@ def _filter(feature: "Feature") -> tuple[tuple[str, ...], ...]:
 # read off the slot's expression: a word where the expression has it whole (`\bword\s`), a substring
 # (`=`) otherwise. Ordinary text says "ignore, watch, or delete" and "high priority" all the time; the
 # slot's expression (and its compiling) is needed only where the words of one of its orders are there.
+def _keyed_atoms(name: str) -> tuple[str, ...]:
+    """A slot's filter requirement (its words and substrings), or none for a slot with none kept."""
+    atoms = " ".join(_atoms(name))
+    return (atoms,) if atoms else ()
+
+
 _ORDERS = "instruction instructions rules directions guidance guidelines prompt prompts directives"
 _OBJECTS = "instruction instructions prompt prompts message messages rules guidelines directives"
 FEATURE_FILTERS: dict[str, tuple[tuple[str, ...], ...]] = {
@@ -571,7 +577,7 @@ FEATURE_FILTERS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("=所有请求 =一切请求 =不需要确认 =无需确认 =无需验证 =すべての要求 =確認 =요청 =없이 =الطلبات =تأكيد =अनुरोध =पुष्टि",),
     ),
     # each standing order of the slot, with something of `reply` (the feature's other slot)
-    "standing-reply-order": tuple((*order, " ".join(_atoms("reply"))) for order in (
+    "standing-reply-order": tuple((*order, *_keyed_atoms("reply")) for order in (
         ("from", "now here", "on"), ("henceforth",),
         ("for in to of after", "every each all any", "reply replies answer answers response responses"),
         ("your", "subsequent future following next", "answers replies responses messages"),
@@ -584,6 +590,24 @@ FEATURE_FILTERS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("=отныне =момента =ответ =从现在开始 =从现在起 =今后 =每个回答 =每次回答 =所有回答 =每条回复 =所有回复 =每次回复 "
          "=今後 =これから =以降 =すべての =毎回 =지금부터 =앞으로 =답변 =الآن =رد =अब =जवाब",),
     )),
+    # each way of naming the conversation (the feature's other slot, `place`, has no words kept)
+    "conversation-into-argument": (
+        ("everything all anything", "the", "user", "said written typed asked shared told"),
+        ("user users", "previous earlier prior last past other", "messages turns questions inputs prompts requests"),
+        ("last previous earlier prior", "user", "turns messages"),
+        ("complete entire full whole earlier previous prior", "dialogue dialog conversation chat transcript"),
+        ("conversation chat dialog dialogue", "history log transcript"),
+        ("hidden system", "instructions prompt"), ("assistant assistants", "instructions prompt"),
+        ("your", "instructions prompt"),
+        ("=bisherige", "=nachrichten"), ("=gesamte =vollständige =vollstandige", "=chat =verlauf =unterhaltung "
+                                                                           "=gespräch =gesprach"), ("=verlauf",),
+        ("=historique", "=conversation"), ("=messages", "=dents"), ("=tout", "=utilisateur", "=dit"),
+        ("=historial", "=conversaci"), ("=mensajes", "=anteriores"), ("=todo", "=dicho"),
+        ("=rico", "=conversa"), ("=mensagens", "=anteriores"), ("=tudo", "=disse"),
+        ("=cronologia", "=conversazione"), ("=messaggi", "=precedenti"), ("=tutto", "=detto"),
+        ("=истори =предыдущ =сказал =написал =之前 =聊天记录 =对话 =历史消息 =用户说过的 =これまでの =会話履歴 "
+         "=過去のメッセージ =메시지 =기록 =대화 =المحادثة =السابقة =संदेश =इतिहास",),
+    ),
     "priority-claim": (
         ("higher highest top more", "priority", "than over", _OBJECTS),
         ("take takes", "precedence", "over", _OBJECTS),
