@@ -263,3 +263,27 @@ def test_the_address_gate_finds_a_digit_dot_as_the_plain_expression(text):
 
     assert addresses._digit_dot(text) == (re.search(r"[0-9a-fA-F]\.[0-9]", text) is not None)
 
+
+
+@pytest.mark.parametrize("name", ["_ACTIVE", "_PASSIVE"])
+def test_tc611_looks_for_a_verb_form_only_in_a_sentence_with_one_of_its_words(name):
+    # collection._sentence searches a lower-cased sentence for the verb forms only when it has one of their
+    # words (or a form written with letters outside ASCII): every match has one
+    from toolcontract.security import collection
+
+    expression = getattr(collection, name)
+    words = collection._ACTIVE_WORDS if name == "_ACTIVE" else collection._PASSIVE_WORDS
+    others = collection._ACTIVE_OTHER if name == "_ACTIVE" else ()
+
+    @SETTINGS
+    @given(st.text(st.sampled_from(list("ab _-.,é\u00fc\u0430'0")), max_size=8), st.from_regex(expression.pattern),
+           st.text(st.sampled_from(list("ab _-.,é\u00fc\u0430'0")), max_size=8))
+    def check(before, match, after):
+        sentence = (before + match + after).lower()
+        if not collection.lower_safe(sentence) or len(sentence) != len(before + match + after):
+            return
+        if expression.pattern_for(True).search(sentence):
+            runs = frozenset(sentence.encode("ascii", "replace").translate(collection._LETTERS_ONLY).split())
+            assert not words.isdisjoint(runs) or any(form in sentence for form in others), sentence
+
+    check()

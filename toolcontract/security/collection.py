@@ -44,19 +44,27 @@ _DATA_KINDS = tuple(kind for kind, _ in _DATA)
 
 # descriptive forms: third person, gerund, `will`/`we`/`may`/`can`/`would` + base (`read the
 # credentials and send them` is an order: TC605's)
-_ACTIVE = Lazy(
-    r"\b(?:collects|collecting|logs|logging|stores|storing|records|recording|saves|saving|retains|retaining|"
-    r"keeps|keeping|persists|persisting|forwards|forwarding|sends|sending|transmits|transmitting|uploads|"
-    r"uploading|shares|sharing|captures|capturing|harvests|harvesting|archives|archiving|caches|caching|"
-    r"exports|exporting|gathers|gathering|copies|copying|exfiltrates|exfiltrating|relays|relaying|"
-    r"(?:will|we|may|can|would) (?:collect|log|store|record|save|retain|keep|persist|forward|send|transmit|upload|"
-    r"share|capture|harvest|archive|cache|export|gather|copy|relay)|"
-    r"recopila|registra|almacena|guarda|reenvía|envía|collecte|enregistre|stocke|conserve|transmet|"
-    r"sammelt|speichert|protokolliert|übermittelt|leitet \w+ weiter|armazena|coleta|registra|raccoglie|memorizza)\b",
-    re.I)
-_PASSIVE = Lazy(
-    r"\b(?:collected|logged|stored|recorded|saved|retained|kept|persisted|forwarded|sent|transmitted|uploaded|"
-    r"shared|captured|harvested|archived|cached|exported|gathered|copied|exfiltrated|relayed)\b", re.I)
+_BASES = ("collect|log|store|record|save|retain|keep|persist|forward|send|transmit|upload|share|capture|harvest|"
+          "archive|cache|export|gather|copy|relay")
+_ACTIVE_FORMS = (
+    "collects|collecting|logs|logging|stores|storing|records|recording|saves|saving|retains|retaining|"
+    "keeps|keeping|persists|persisting|forwards|forwarding|sends|sending|transmits|transmitting|uploads|"
+    "uploading|shares|sharing|captures|capturing|harvests|harvesting|archives|archiving|caches|caching|"
+    "exports|exporting|gathers|gathering|copies|copying|exfiltrates|exfiltrating|relays|relaying|"
+    "(?:will|we|may|can|would) (?:" + _BASES + ")|"
+    "recopila|registra|almacena|guarda|reenvía|envía|collecte|enregistre|stocke|conserve|transmet|"
+    "sammelt|speichert|protokolliert|übermittelt|leitet \\w+ weiter|armazena|coleta|registra|raccoglie|memorizza")
+_ACTIVE = Lazy(r"\b(?:" + _ACTIVE_FORMS + r")\b", re.I)
+_PASSIVE_FORMS = ("collected|logged|stored|recorded|saved|retained|kept|persisted|forwarded|sent|transmitted|uploaded|"
+                  "shared|captured|harvested|archived|cached|exported|gathered|copied|exfiltrated|relayed")
+_PASSIVE = Lazy(r"\b(?:" + _PASSIVE_FORMS + r")\b", re.I)
+# what a match of each has: one of these words (a whole run of a-z letters: each form stands between word
+# boundaries; the second word of `will collect`, the first of `leitet ... weiter`) or, for a form with
+# letters outside ASCII, the form itself: a sentence with none is not searched (nor the expression compiled)
+_ACTIVE_WORDS = frozenset(w.encode("ascii") for w in (
+    *(f for f in _ACTIVE_FORMS.split("|") if f.isascii() and f.isalpha()), *_BASES.split("|"), "leitet"))
+_ACTIVE_OTHER = tuple(f for f in _ACTIVE_FORMS.split("|") if not f.isascii())
+_PASSIVE_WORDS = frozenset(w.encode("ascii") for w in _PASSIVE_FORMS.split("|"))
 # `logs in`, `logging into`: signing in, not keeping a log
 _NOT_KEEPING = Lazy(r"(?:\s+(?:the|a|an|your|their|user|users|him|her|them|me|you)){0,2}\s+(?:in|into|on|out)\b",
                           re.I)
@@ -160,11 +168,22 @@ def _sentence(sentence: str, offset: int, lowered: bool) -> Collection | None:
             _PROTECTS.pattern_for(lowered).search(sentence):
         return None
     what = _DATA_KINDS[int(data.lastgroup[1:])]
-    be_before = _BE_BEFORE.pattern_for(lowered)
-    for match in _PASSIVE.pattern_for(lowered).finditer(sentence):
-        # after the data and a form of `be`: `passwords are stored`, not `stored passwords`
-        if match.start() > data.end() and be_before.search(sentence, 0, match.start()):
-            return _span(data, match, offset, what, True)
+    # the forms' words are looked for where the sentence is read lower-cased (no character that folds to
+    # an ASCII letter only case-insensitively, as `ſ` does to `s`); elsewhere every sentence is searched
+    if lowered:
+        words = frozenset(sentence.encode("ascii", "replace").translate(_LETTERS_ONLY).split())  # runs of a-z
+        passive = not _PASSIVE_WORDS.isdisjoint(words)
+        active = not _ACTIVE_WORDS.isdisjoint(words) or any(form in sentence for form in _ACTIVE_OTHER)
+    else:
+        passive = active = True
+    if passive:
+        be_before = _BE_BEFORE.pattern_for(lowered)
+        for match in _PASSIVE.pattern_for(lowered).finditer(sentence):
+            # after the data and a form of `be`: `passwords are stored`, not `stored passwords`
+            if match.start() > data.end() and be_before.search(sentence, 0, match.start()):
+                return _span(data, match, offset, what, True)
+    if not active:
+        return None
     not_keeping, noun_before = _NOT_KEEPING.pattern_for(lowered), _NOUN_BEFORE.pattern_for(lowered)
     for match in _ACTIVE.pattern_for(lowered).finditer(sentence):
         if match.group().lower().startswith("log") and not_keeping.match(sentence, match.end()):
