@@ -69,7 +69,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from toolcontract.security.lazy import Lazy
 from toolcontract.security.records import Record
@@ -453,6 +453,17 @@ SHADOWING: tuple[Signal, ...] = (
        r"\b(?:never|do\s+not|don'?t|forbidden\s+to|not\s+allowed\s+to|must\s+not)\s+(?:use|call|invoke|run)\s+"
        r"(?:the\s+)?" + _MENTION),
 )
+# What each shadowing signal's matches begin with, in the lower-cased text (each of its branches starts at
+# a word boundary with one of these words): a signal whose expression tells case apart (a tool's name in
+# camelCase) and so is searched case-insensitively, with no first character the engine can skip to, is
+# tried only where its lead is (_finditer)
+_LEADS = {
+    "all-tools-order": Lazy("before|after|when|while|for|with|to|on|all|every|any|each|appl"),
+    "conditional-order": Lazy("before|after|when|each|every|prior"),
+    "argument-order": Lazy("add|set|include|put|insert|append|pass|use|cc|bcc"),
+    "failure-threat": Lazy("otherwise"),
+    "forbid-other": Lazy("never|do|forbidden|not|must"),
+}
 _NEEDS_IMPERATIVE = frozenset(("conditional-order",))
 _NAMES_A_TOOL = frozenset(("conditional-order", "argument-order", "failure-threat", "forbid-other"))
 _ADDRESS_SIGNAL = _s("address-in-order", "redirect", 2, "puts an address into an order about another tool", r"$^")
@@ -739,7 +750,7 @@ def shadowing_score(text: str, own_name: str | None, features: bool = True, view
         if signal.needs and not view.passes(signal.needs):
             continue
         pattern, searched = _reader(signal.expression, view)
-        for m in pattern.finditer(searched):
+        for m in _finditer(signal, pattern, searched, view):
             if signal.id in _NAMES_A_TOOL and _is_self(view.text[m.start("tool"):m.end("tool")], own_name):
                 continue
             lo, hi = sentences.bounds(m.start(), m.end())
@@ -762,6 +773,28 @@ def shadowing_score(text: str, own_name: str | None, features: bool = True, view
         read = view if view.where is None and text.isascii() else None
         found.extend(intent.matches(text, own_name, read).get("shadowing", ()))
     return _strongest(found) if found else NOTHING
+
+
+def _finditer(signal: Signal, pattern: re.Pattern, searched: str, view: "View") -> Iterator[re.Match]:
+    """pattern.finditer(searched) for a shadowing signal: where the view has its lower-cased text (the same
+    indices as `searched`), the expression is tried only where its lead (_LEADS) is found there, which
+    gives the same matches (none begins elsewhere, and a try at a place is the search's try there)."""
+    lead, low = _LEADS.get(signal.id), view.low
+    if lead is None or low is None:
+        yield from pattern.finditer(searched)
+        return
+    find, match, position = lead.pattern.search, pattern.match, 0
+    while True:
+        candidate = find(low, position)
+        if candidate is None:
+            return
+        start = candidate.start()
+        found = match(searched, start)
+        if found is None:
+            position = start + 1
+            continue
+        yield found
+        position = found.end() if found.end() > start else start + 1
 
 
 def exfiltration_score(text: str, kind: str) -> Score:
