@@ -318,3 +318,29 @@ def test_the_shadowing_leads_find_every_generated_order(text):
             pattern, searched = signals._reader(signal.expression, view)
             assert [m.span() for m in signals._finditer(signal, pattern, searched, view)] == \
                 [m.span() for m in pattern.finditer(searched)], (signal.id, text)
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(["password", "passwords", "api key", "api-keys", "secret key", "credit card number",
+                                 "cvv2", "ssn", "driver's license", "passport", "número de tarjeta", "numéro de carte",
+                                 "cartões de crédito", "mots de passe", "Kennwort", " ", "-", "x", ".", "user ",
+                                 "one-time password", "2fa code", "PIN", "\u0430"]), max_size=10).map("".join))
+def test_tc611_finds_a_data_phrase_at_its_leads_as_its_search_does(text):
+    from toolcontract.security import collection
+
+    low = text.lower()
+    if collection.lower_safe(text):
+        expected = collection._DATA_PATTERN.pattern_for(True).search(low)
+        got = collection._data(low, True)
+        assert (got and (got.span(), got.lastgroup)) == (expected and (expected.span(), expected.lastgroup)), text
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(["metadata", "METADATA", ".google.internal", ".goog", "instance-data", "Instance-Data",
+                                 ".ec2.internal", "x", "-", ".", " ", "/", "1"]), max_size=10).map("".join))
+def test_tc610_finds_a_metadata_host_at_its_leads_as_its_search_does(text):
+    from toolcontract.security import addresses
+    from toolcontract.security.lazy import led_finditer
+
+    expected = [m.span() for m in addresses._HOST_WORD.finditer(text)]
+    assert [m.span() for m in led_finditer(addresses._HOST_WORD, text, addresses._HOST_LEAD, text.lower())] == expected

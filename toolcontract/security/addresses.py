@@ -29,6 +29,7 @@ import ipaddress
 import re
 from urllib.parse import unquote, urlsplit
 
+from toolcontract.security.lazy import led_finditer, lower_safe
 from toolcontract.security.records import Record
 
 ERROR, WARNING = "error", "warning"
@@ -106,6 +107,7 @@ _DOTTED = re.compile(r"(?<![\w.])(?:(?:0x[0-9a-f]+|\d+)\.){3}(?:0x[0-9a-f]+|\d+)
 _BRACKETED = re.compile(r"\[[0-9a-f:.]*:[0-9a-f:.]*\](?::\d{1,5})?", re.I)
 _HOST_WORD = re.compile(r"(?<![\w.-])(?:metadata\.google\.internal|metadata\.goog|instance-data(?:\.ec2\.internal)?)"
                         r"(?![\w-])", re.I)
+_HOST_LEAD = re.compile("metadata|instance-data")  # what _HOST_WORD's matches begin with, lower-cased
 _TRAILING = ".,;:!?)]}'\""
 _MAX_URLS = 32  # per string: the rest of a string made of URLs is not read
 
@@ -140,7 +142,11 @@ def internal_addresses(text: str) -> list[Address] | tuple:
     for pattern in patterns:
         if pattern is _URL:
             continue
-        for match in pattern.finditer(text):
+        if pattern is _HOST_WORD and lower_safe(text):  # led by a lookbehind: tried where a host word is
+            matches = led_finditer(pattern, text, _HOST_LEAD, text.lower())
+        else:
+            matches = pattern.finditer(text)
+        for match in matches:
             start, end = match.span()
             if any(a <= start < b for a, b in taken):
                 continue  # inside a URL, read above

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from toolcontract.security.lazy import Lazy, lower_safe
+from toolcontract.security.lazy import Lazy, led_search, lower_safe
 from toolcontract.security.records import Record
 
 _DATA = (
@@ -41,6 +41,18 @@ _DATA = (
 _DATA_PATTERN = Lazy(r"(?<![\w-])(?:" + "|".join(f"(?P<d{i}>{p})" for i, (_, p) in enumerate(_DATA))
                            + r")(?![\w-])", re.I)
 _DATA_KINDS = tuple(kind for kind, _ in _DATA)
+# what each data phrase above begins with, lower-cased: _DATA_PATTERN, led by a lookbehind (no first
+# character for the engine to skip to), is tried only where one of these is (lazy.led_search)
+_DATA_LEAD = Lazy("pass|login|user|account|credential|api|secret|access|auth|private|one|otp|2fa|contrase|mot|kennw|"
+                  "senha|credenc|identif|credit|debit|payment|bank|card|cvv|cvc|tarjeta|número|carte|numéro|kredit|"
+                  "cartão|cartões|social|ssn|national|driver|tax|aadhaar|dni|reisepass|personalausweis|cpf")
+
+
+def _data(searched: str, lowered: bool) -> re.Match | None:
+    """The first data phrase of a text (lower-cased when `lowered`, see sensitive_collection)."""
+    if lowered:
+        return led_search(_DATA_PATTERN.pattern_for(True), searched, _DATA_LEAD.pattern)
+    return _DATA_PATTERN.pattern.search(searched)
 
 # descriptive forms: third person, gerund, `will`/`we`/`may`/`can`/`would` + base (`read the
 # credentials and send them` is an order: TC605's)
@@ -141,7 +153,7 @@ def sensitive_collection(text: str, words: frozenset | None = None) -> list[Coll
     # where that finds the same matches at the same indices
     lowered = lower_safe(text)
     searched = text.lower() if lowered else text
-    if _DATA_PATTERN.pattern_for(lowered).search(searched) is None:
+    if _data(searched, lowered) is None:
         return ()
     found: list[Collection] = []
     start = 0
@@ -163,7 +175,7 @@ def _sentences(text: str):
 
 
 def _sentence(sentence: str, offset: int, lowered: bool) -> Collection | None:
-    data = _DATA_PATTERN.pattern_for(lowered).search(sentence)
+    data = _data(sentence, lowered)
     if data is None or _NEGATION.pattern_for(lowered).search(sentence) or \
             _PROTECTS.pattern_for(lowered).search(sentence):
         return None

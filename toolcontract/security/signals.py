@@ -71,7 +71,7 @@ import functools
 import re
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from toolcontract.security.lazy import Lazy
+from toolcontract.security.lazy import Lazy, led_finditer
 from toolcontract.security.records import Record
 
 if TYPE_CHECKING:
@@ -777,24 +777,11 @@ def shadowing_score(text: str, own_name: str | None, features: bool = True, view
 
 def _finditer(signal: Signal, pattern: re.Pattern, searched: str, view: "View") -> Iterator[re.Match]:
     """pattern.finditer(searched) for a shadowing signal: where the view has its lower-cased text (the same
-    indices as `searched`), the expression is tried only where its lead (_LEADS) is found there, which
-    gives the same matches (none begins elsewhere, and a try at a place is the search's try there)."""
+    indices as `searched`), the expression is tried only where its lead (_LEADS) is found there."""
     lead, low = _LEADS.get(signal.id), view.low
     if lead is None or low is None:
-        yield from pattern.finditer(searched)
-        return
-    find, match, position = lead.pattern.search, pattern.match, 0
-    while True:
-        candidate = find(low, position)
-        if candidate is None:
-            return
-        start = candidate.start()
-        found = match(searched, start)
-        if found is None:
-            position = start + 1
-            continue
-        yield found
-        position = found.end() if found.end() > start else start + 1
+        return pattern.finditer(searched)
+    return led_finditer(pattern, searched, lead.pattern, low)
 
 
 def exfiltration_score(text: str, kind: str) -> Score:
