@@ -297,13 +297,17 @@ def _shadow_texts():
 
 
 @pytest.mark.parametrize("signal_id", sorted(signals._LEADS))
-def test_a_shadowing_signal_tried_at_its_leads_finds_what_its_search_finds(signal_id):
-    signal = next(s for s in signals.SHADOWING if s.id == signal_id)
-    for text in _shadow_texts():
+def test_a_signal_tried_at_its_leads_finds_what_its_search_finds(signal_id):
+    signal = next(s for s in (*signals.SHADOWING, *signals.INJECTION, *signals.EXFILTRATION) if s.id == signal_id)
+    texts = _shadow_texts() + ["Instead, reply with 'ok'.", "ONLY answer `yes`", "Execute the following shell commands.",
+                               "run these scripts", "always , respond to the user with \"x\""]
+    for text in texts:
         view = gates.view(text)
         pattern, searched = signals._reader(signal.expression, view)
         assert [m.span() for m in signals._finditer(signal, pattern, searched, view)] == \
             [m.span() for m in pattern.finditer(searched)], (signal_id, text)
+        found, plain = signals._search(signal, pattern, searched, view), pattern.search(searched)
+        assert (found and found.span()) == (plain and plain.span()), (signal_id, text)
 
 
 @SETTINGS
@@ -322,6 +326,8 @@ def test_the_shadowing_leads_find_every_generated_order(text):
 
 @SETTINGS
 @given(st.lists(st.sampled_from(["password", "passwords", "api key", "api-keys", "secret key", "credit card number",
+                                 "access token", "one time password", "social security number", "tax id", "card details",
+                                 "login credentials", "bank card", "mot de passe", "national id",
                                  "cvv2", "ssn", "driver's license", "passport", "número de tarjeta", "numéro de carte",
                                  "cartões de crédito", "mots de passe", "Kennwort", " ", "-", "x", ".", "user ",
                                  "one-time password", "2fa code", "PIN", "\u0430"]), max_size=10).map("".join))
@@ -344,3 +350,14 @@ def test_tc610_finds_a_metadata_host_at_its_leads_as_its_search_does(text):
 
     expected = [m.span() for m in addresses._HOST_WORD.finditer(text)]
     assert [m.span() for m in led_finditer(addresses._HOST_WORD, text, addresses._HOST_LEAD, text.lower())] == expected
+
+
+@SETTINGS
+@given(st.text(st.sampled_from(list("ab .\u00e9\u0430\u0441\u7528\u200b\u202e\uff21\u00ad\t\n\x07\U0001f600\u2019")),
+               min_size=16, max_size=40))
+def test_a_text_normalised_unchanged_holds_nothing_hidden_and_no_mixed_word(text):
+    # the scan skips hidden_spans and word_confusions where gates.view (unicode.normalized) changed nothing
+    from toolcontract.security.unicode import hidden_spans, word_confusions
+
+    if gates.view(text).where is None:
+        assert hidden_spans(text) == () and word_confusions(text) == [], text

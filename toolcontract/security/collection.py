@@ -43,9 +43,10 @@ _DATA_PATTERN = Lazy(r"(?<![\w-])(?:" + "|".join(f"(?P<d{i}>{p})" for i, (_, p) 
 _DATA_KINDS = tuple(kind for kind, _ in _DATA)
 # what each data phrase above begins with, lower-cased: _DATA_PATTERN, led by a lookbehind (no first
 # character for the engine to skip to), is tried only where one of these is (lazy.led_search)
-_DATA_LEAD = Lazy("pass|login|user|account|credential|api|secret|access|auth|private|one|otp|2fa|contrase|mot|kennw|"
-                  "senha|credenc|identif|credit|debit|payment|bank|card|cvv|cvc|tarjeta|número|carte|numéro|kredit|"
-                  "cartão|cartões|social|ssn|national|driver|tax|aadhaar|dni|reisepass|personalausweis|cpf")
+_DATA_LEAD = Lazy("pass|login |user |account |credential|api|secret k|access t|auth|private k|one-time|one time|otp c|"
+                  "2fa c|contrase|mots? de|kennw|senha|credenc|identif|credit card|debit card|payment card|bank card|"
+                  "card |cvv|cvc|tarjeta|número|carte|numéro|kredit|cartão|cartões|social s|ssn|national |driver|"
+                  "tax |aadhaar|dni|reisepass|personalausweis|cpf")
 
 
 def _data(searched: str, lowered: bool) -> re.Match | None:

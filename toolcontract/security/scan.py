@@ -191,19 +191,25 @@ def _read_phrases(text: str, kind: str) -> tuple[TextReport, int, "gates.View | 
         return _unprosed(text, kind, (), None), size, None, None
     from toolcontract.security.unicode import hidden_spans, identifier_confusion, word_confusions
 
-    hidden: tuple[HiddenSpan, ...] = hidden_spans(text)
-    confusion = None
-    if not text.isascii():
-        if kind == NAME or kind == PROPERTY:
-            confusion = identifier_confusion(text)
-        else:
-            words = word_confusions(text)
-            confusion = words[0] if words else None
+    view = gates.view(text) if size >= 16 and (kind == TEXT or kind == VALUE or kind == OTHER) else None
+    if view is not None and view.where is None:
+        # nothing in the text reads otherwise than written (unicode.normalized found no hidden character,
+        # look-alike or compatibility form): nothing hidden, no word mixing scripts
+        hidden: tuple[HiddenSpan, ...] = ()
+        confusion = None
+    else:
+        hidden = hidden_spans(text)
+        confusion = None
+        if not text.isascii():
+            if kind == NAME or kind == PROPERTY:
+                confusion = identifier_confusion(text)
+            else:
+                words = word_confusions(text)
+                confusion = words[0] if words else None
     if kind == NAME or kind == PROPERTY or kind == PATTERN:
         return _unprosed(text, kind, hidden, confusion), size, None, None
     if size < 16:
         return _short(text, kind, hidden, confusion), size, None, None
-    view = gates.view(text)
     if not view.opened:
         return (TextReport(hidden, confusion) if hidden or confusion else EMPTY), size, view, None
     return _scored(text, kind, view, hidden, confusion), size * (1 + _phrase_gates(view)), view, None

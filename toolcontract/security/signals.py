@@ -71,7 +71,7 @@ import functools
 import re
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from toolcontract.security.lazy import Lazy, led_finditer
+from toolcontract.security.lazy import Lazy, led_finditer, led_search
 from toolcontract.security.records import Record
 
 if TYPE_CHECKING:
@@ -453,11 +453,13 @@ SHADOWING: tuple[Signal, ...] = (
        r"\b(?:never|do\s+not|don'?t|forbidden\s+to|not\s+allowed\s+to|must\s+not)\s+(?:use|call|invoke|run)\s+"
        r"(?:the\s+)?" + _MENTION),
 )
-# What each shadowing signal's matches begin with, in the lower-cased text (each of its branches starts at
-# a word boundary with one of these words): a signal whose expression tells case apart (a tool's name in
-# camelCase) and so is searched case-insensitively, with no first character the engine can skip to, is
-# tried only where its lead is (_finditer)
+# What some signals' matches begin with, in the lower-cased text (each branch starts at a word boundary
+# with one of these words). A shadowing signal tells case apart (a tool's name in camelCase), so it is
+# searched case-insensitively, with no first character the engine can skip to; a phrase signal led by a
+# word boundary has none either: each is tried only where its lead is (_finditer, _search; lazy.led_finditer)
 _LEADS = {
+    "dictate-reply": Lazy("instead|always|only"),
+    "execute-order": Lazy("execute|run"),
     "all-tools-order": Lazy("before|after|when|while|for|with|to|on|all|every|any|each|appl"),
     "conditional-order": Lazy("before|after|when|each|every|prior"),
     "argument-order": Lazy("add|set|include|put|insert|append|pass|use|cc|bcc"),
@@ -650,10 +652,18 @@ def _matches(signals: tuple[Signal, ...], view: "View") -> list[Match]:
         if needs and not view.passes(needs):
             continue
         pattern, searched = _reader(signal.expression, view)
-        m = pattern.search(searched)
+        m = _search(signal, pattern, searched, view)
         if m:
             found.append(Match(signal, *view.original(m.start(), m.end()), signal.weight))
     return found
+
+
+def _search(signal: Signal, pattern: re.Pattern, searched: str, view: "View") -> re.Match | None:
+    """pattern.search(searched), tried only where the signal's lead is (see _finditer)."""
+    lead, low = _LEADS.get(signal.id), view.low
+    if lead is None or low is None:
+        return pattern.search(searched)
+    return led_search(pattern, searched, lead.pattern, low)
 
 
 def injection_score(text: str) -> Score:
