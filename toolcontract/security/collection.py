@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from toolcontract.security.gates import words_of
 from toolcontract.security.lazy import Lazy, led_search, lower_safe
 from toolcontract.security.records import Record
 
@@ -130,13 +131,12 @@ GATE_ASCII = frozenset(w.encode("ascii") for w in (
     "reisepassnummern", "personalausweis", "personalausweisnummer", "cpf", "passwort", "passworter", "kennwort",
     "kennworter",
 ))
-_LETTERS_ONLY = bytes(c if 0x61 <= c <= 0x7A else 0x20 for c in range(256))
 
 
 def _gate(text: str) -> bool:
     low = text.lower()
     if low.isascii():
-        return not GATE_ASCII.isdisjoint(low.encode("ascii").translate(_LETTERS_ONLY).split())
+        return not GATE_ASCII.isdisjoint(words_of(low))
     for word in GATE_WORDS:
         if word in low:
             return True
@@ -184,7 +184,7 @@ def _sentence(sentence: str, offset: int, lowered: bool) -> Collection | None:
     # the forms' words are looked for where the sentence is read lower-cased (no character that folds to
     # an ASCII letter only case-insensitively, as `ſ` does to `s`); elsewhere every sentence is searched
     if lowered:
-        words = frozenset(sentence.encode("ascii", "replace").translate(_LETTERS_ONLY).split())  # runs of a-z
+        words = words_of(sentence)  # its runs of a-z letters
         passive = not _PASSIVE_WORDS.isdisjoint(words)
         active = not _ACTIVE_WORDS.isdisjoint(words) or any(form in sentence for form in _ACTIVE_OTHER)
     else:

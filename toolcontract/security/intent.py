@@ -454,12 +454,12 @@ _SLOT_PATTERNS["role-claim"] = _Slot(SLOTS["role-claim"], lambda: _near(
 _SLOT_PATTERNS["neg-tell"] = _Slot(SLOTS["neg-tell"], lambda: _negated_telling(
     *(_latin_alternatives(SLOTS[name]) for name in ("negation", "tell"))))
 # What begins every match of a Latin alternative of `tell` (each starts at a word boundary with one of
-# these, as far as it is cheap to say: `inform` as a whole word or an ending, not `information`). With them, neg-tell's Latin expression gets a necessary test half as long (its `pre`): a
-# negation, a few words, then one of these; or one of these, then a negation after non-space characters
-# only (neg-tell's own "a verb of telling, then a negation within six characters", the Japanese and
-# Korean order).
-# Any sentence neg-tell matches, this matches; most sentences that hold a negation and a verb of telling
-# apart ("did not have access ... and tell the user") are told by it.
+# these, as far as it is cheap to say: `inform` as a whole word or an ending, not `information`). With
+# them neg-tell's Latin expression gets a necessary test half as long (its `pre`): a negation, a few
+# words, then one of these; or one of these, then a negation after non-space characters only (neg-tell's
+# own "a verb of telling, then a negation within six characters", the Japanese and Korean order). Any
+# sentence neg-tell matches, this matches; most that hold a negation and a verb of telling apart ("did not
+# have access ... and tell the user") are told by it.
 _TELL_STARTS = (r"learn|find(?:s|ing)?\s|found\s|notic|reali[sz]|tell|told|inform(?:s|ed|ing|e|es|er|ez|ar|a|i|are)?\b|"
                 r"informier|notif(?:y|ie)|notifi(?:que|car)|mention|reveal|disclos|let\s|erf(?:ahren|[äa]hrt)|mitteil|"
                 r"sag|verr(?:at|[äa]t)|erw[äa]hn|bemerk|wissen\s|sache\b|appren|dis\b|dire\b|r[ée]v[ée]l|"
@@ -527,19 +527,21 @@ _SELF = frozenset(("this", "the", "a", "an", "any", "other", "same", "that", "ea
 # a run of other characters at a time, possessive: the end always matches where the run stops (a full
 # stop not followed by a word, another stop, a line break or the end), so nothing is ever given back
 _SENTENCE = Lazy(r"(?:[^.!?。！？;；\n]++|[.!?](?=[\w/@`'\"-]))++(?:[.!?]|[。！？;；\n]|$)")
+
+
 def _atoms(name: str) -> list[str]:
     """A slot's words and substrings as the atoms of a filter requirement (gates.compile_filter): a
     substring with a space is represented by its first part, which every text holding it holds."""
     atoms = SLOT_WORDS.get(name, "").split()
     for mark in SLOT_MARKS.get(name, ()):
-        first = mark.split()[0] if mark.strip() else mark
-        atoms.append(first if first.isascii() and first.isalpha() and first.islower() and " " not in mark
-                     and False else "=" + first)
+        atoms.append("=" + (mark.split()[0] if mark.strip() else mark))
     return atoms
 
 
-def _keyed_slots(feature: "Feature") -> list[str]:
-    return [name for name in feature.needs if name in SLOT_WORDS or name in SLOT_MARKS]
+def _keyed_atoms(name: str) -> tuple[str, ...]:
+    """A slot's filter requirement (its words and substrings), or none for a slot with none kept."""
+    atoms = " ".join(_atoms(name))
+    return (atoms,) if atoms else ()
 
 
 # the slot whose words or substrings open each feature's gate: one that few texts hold (the filter
@@ -562,24 +564,17 @@ def _gate(feature: "Feature") -> tuple[str, ...]:
 
 
 def _filter(feature: "Feature") -> tuple[tuple[str, ...], ...]:
-    """The feature's filter (gates.compile_filter): something of each keyed slot, or, for a feature of
-    one slot whose words are common (`ignore`, `priority`), one alternative per alternative of the slot
-    (FEATURE_FILTERS)."""
+    """The feature's filter (gates.compile_filter): something of each slot with words or substrings kept,
+    or, for a feature whose main slot has common words (`ignore`, `priority`), its FEATURE_FILTERS."""
     if feature.signal.id in FEATURE_FILTERS:
         return FEATURE_FILTERS[feature.signal.id]
-    return ((*(" ".join(_atoms(name)) for name in _keyed_slots(feature)),),)
+    return (tuple(atoms for name in feature.needs for atoms in _keyed_atoms(name)),)
 
 
-# Filters written out, one alternative for each alternative of the feature's one slot, each requirement
+# Filters written out, one alternative for each alternative of a feature's main slot, each requirement
 # read off the slot's expression: a word where the expression has it whole (`\bword\s`), a substring
 # (`=`) otherwise. Ordinary text says "ignore, watch, or delete" and "high priority" all the time; the
 # slot's expression (and its compiling) is needed only where the words of one of its orders are there.
-def _keyed_atoms(name: str) -> tuple[str, ...]:
-    """A slot's filter requirement (its words and substrings), or none for a slot with none kept."""
-    atoms = " ".join(_atoms(name))
-    return (atoms,) if atoms else ()
-
-
 _ORDERS = "instruction instructions rules directions guidance guidelines prompt prompts directives"
 _OBJECTS = "instruction instructions prompt prompts message messages rules guidelines directives"
 FEATURE_FILTERS: dict[str, tuple[tuple[str, ...], ...]] = {

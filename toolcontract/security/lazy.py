@@ -18,16 +18,15 @@ _NOT_LOWERABLE = re.compile(r"\(\?[a-zA-Z-]*[iLau]|\\[xuUN0-7]")
 # escapes and group names, whose letters are not literal characters
 _NOT_LITERAL = re.compile(r"\\.|\(\?P[<=][^>)]*[>)]")
 _UNSET = object()
-# the only characters that a case-insensitive match of an ASCII letter accepts besides the letter's
-# two cases (İ and K also lower-case to ASCII; İ is the only character whose lower case is longer
-# than one character): lower_safe looks for each (four searches for one character, quicker than a
-# class or a set of the text's characters)
 
 
 def lower_safe(text: str) -> bool:
     """Whether `text.lower()` keeps every index and a case-sensitive match of a lower-case expression
     there finds what the case-insensitive one finds in the text (see Lazy.lowered): always for ASCII
-    text, and for any other text without the four characters that fold to an ASCII letter."""
+    text, and for any other text without the four characters that fold to an ASCII letter. Those are
+    the only characters a case-insensitive match of an ASCII letter accepts besides its two cases (İ
+    and K also lower-case to ASCII; İ is the only character whose lower case is longer than one); each
+    is looked for alone (four searches for one character are quicker than a class or a set)."""
     return text.isascii() or not ("\u0130" in text or "\u0131" in text or "\u017f" in text or "\u212a" in text)
 
 

@@ -192,20 +192,18 @@ def _read_phrases(text: str, kind: str) -> tuple[TextReport, int, "gates.View | 
     from toolcontract.security.unicode import hidden_spans, identifier_confusion, word_confusions
 
     view = gates.view(text) if size >= 16 and (kind == TEXT or kind == VALUE or kind == OTHER) else None
-    if view is not None and view.where is None:
-        # nothing in the text reads otherwise than written (unicode.normalized found no hidden character,
-        # look-alike or compatibility form): nothing hidden, no word mixing scripts
-        hidden: tuple[HiddenSpan, ...] = ()
-        confusion = None
-    else:
+    hidden: tuple[HiddenSpan, ...] = ()
+    confusion = None
+    # where nothing in the text reads otherwise than written (unicode.normalized found no hidden character,
+    # look-alike or compatibility form), nothing is hidden and no word mixes scripts
+    if view is None or view.where is not None:
         hidden = hidden_spans(text)
-        confusion = None
         if not text.isascii():
             if kind == NAME or kind == PROPERTY:
                 confusion = identifier_confusion(text)
             else:
-                words = word_confusions(text)
-                confusion = words[0] if words else None
+                mixed = word_confusions(text)
+                confusion = mixed[0] if mixed else None
     if kind == NAME or kind == PROPERTY or kind == PATTERN:
         return _unprosed(text, kind, hidden, confusion), size, None, None
     if size < 16:

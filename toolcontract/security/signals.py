@@ -659,7 +659,8 @@ def _matches(signals: tuple[Signal, ...], view: "View") -> list[Match]:
 
 
 def _search(signal: Signal, pattern: re.Pattern, searched: str, view: "View") -> re.Match | None:
-    """pattern.search(searched), tried only where the signal's lead is (see _finditer)."""
+    """pattern.search(searched), tried only where the signal's lead is (see _finditer); a plain search
+    for most signals (no iterator made for them: this runs for every signal a text's gates let run)."""
     lead, low = _LEADS.get(signal.id), view.low
     if lead is None or low is None:
         return pattern.search(searched)
@@ -786,8 +787,8 @@ def shadowing_score(text: str, own_name: str | None, features: bool = True, view
 
 
 def _finditer(signal: Signal, pattern: re.Pattern, searched: str, view: "View") -> Iterator[re.Match]:
-    """pattern.finditer(searched) for a shadowing signal: where the view has its lower-cased text (the same
-    indices as `searched`), the expression is tried only where its lead (_LEADS) is found there."""
+    """pattern.finditer(searched) for a signal: where the view has its lower-cased text (the same indices as
+    `searched`) and the signal a lead (_LEADS), the expression is tried only where the lead is found there."""
     lead, low = _LEADS.get(signal.id), view.low
     if lead is None or low is None:
         return pattern.finditer(searched)
@@ -818,7 +819,7 @@ def exfiltration_in(view: "View") -> Score:
         if needs and not view.passes(needs):
             continue
         pattern, searched = _reader(signal.expression, view)
-        m = pattern.search(searched)
+        m = _search(signal, pattern, searched, view)
         if not m:
             continue
         weight = signal.weight

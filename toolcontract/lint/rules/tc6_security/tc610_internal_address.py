@@ -57,6 +57,7 @@ RULE = Rule(
     ),
 )
 
+
 def check(ctx: ToolContext) -> Iterable[Hit]:
     from toolcontract.security.addresses import ERROR
 

@@ -41,6 +41,7 @@ RULE = Rule(
     ),
 )
 
+
 def check(ctx: ToolContext) -> Iterable[Hit]:
     hits = []
     for surface, text, collected in reported(ctx.tool, "collected"):  # most tools: none
